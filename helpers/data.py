@@ -1,0 +1,351 @@
+"""Load the figures' data through the schema in data/datapackage.json, checked on every load."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from .errors import DataError
+from .paths import DATAPACKAGE
+
+_POLARS_TYPES = {"string": pl.String, "integer": pl.Int64, "number": pl.Float64}
+_TYPE_WORDS = {"integer": "a whole number", "number": "a number", "string": "text"}
+
+
+@cache
+def _package(package: Path) -> dict[str, Any]:
+    try:
+        return json.loads(package.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DataError(package, "a Frictionless data package descriptor (file not found)") from None
+    except json.JSONDecodeError as e:
+        raise DataError(package, f"valid JSON ({e.msg})", line=e.lineno) from None
+
+
+def names(package: Path = DATAPACKAGE) -> list[str]:
+    """Names of the package's resources, in the package's order."""
+    return [r["name"] for r in _package(Path(package))["resources"]]
+
+
+def resource(name: str, package: Path = DATAPACKAGE) -> dict[str, Any]:
+    """The descriptor of one resource (schema, sources, figure metadata)."""
+    for r in _package(Path(package))["resources"]:
+        if r["name"] == name:
+            return r
+    raise DataError(package, f"a resource named one of {names(package)}", got=name)
+
+
+def figure(name: str) -> dict[str, Any]:
+    """What the description says about the figure itself: title, axis titles and ranges."""
+    return resource(name)["figure"]
+
+
+def field(name: str, column: str) -> dict[str, Any]:
+    """The schema entry of one column: type, unit, readingStep, constraints."""
+    for f in resource(name)["schema"]["fields"]:
+        if f["name"] == column:
+            return f
+    raise KeyError(f"{name} has no field {column!r}")
+
+
+def load(name: str, *, package: Path = DATAPACKAGE) -> pl.DataFrame:
+    """One resource as an eager polars DataFrame, in file order, checked against its schema.
+
+    Checks the checksum, encoding, header, types, required values, allowed labels, ranges,
+    percent-vs-fraction units and the primary key; any failure raises DataError naming the file,
+    line and column.
+    """
+    package = Path(package)
+    res = resource(name, package)
+    path = package.parent / res["path"]
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise DataError(path, f"the CSV file of resource '{name}' (file not found)") from None
+    if not raw.strip():
+        raise DataError(path, "a header row and data rows; the file is empty", line=1)
+    text = _decode(path, raw)
+    expected_hash = res.get("hash")
+    if expected_hash:
+        digest = "sha256:" + hashlib.sha256(raw).hexdigest()
+        if digest != expected_hash:
+            raise DataError(
+                path,
+                f"checksum {expected_hash} recorded in {package.name} (edit the data, then "
+                "run `make rehash` to record the new checksum)",
+                got=digest,
+            )
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    fields = res["schema"]["fields"]
+    header = rows[0]
+    _check_header(path, header, [f["name"] for f in fields])
+    body = rows[1:]
+    if not body:
+        raise DataError(path, "at least one data row after the header", line=2)
+    index = {col: i for i, col in enumerate(header)}
+    missing = set(res["schema"].get("missingValues", [""]))
+    columns: dict[str, list[Any]] = {}
+    for f in fields:
+        i = index[f["name"]]
+        columns[f["name"]] = [
+            _cell(path, line, f, row, i, len(header), missing) for line, row in enumerate(body, 2)
+        ]
+    frame = pl.DataFrame(
+        columns, schema={f["name"]: _POLARS_TYPES[f["type"]] for f in fields}, strict=True
+    )
+    for f in fields:
+        _check_units(path, f, frame[f["name"]])
+    _check_unique(path, frame, res["schema"].get("primaryKey", []))
+    return frame
+
+
+def _decode(path: Path, raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line_start = raw.rfind(b"\n", 0, e.start) + 1
+        line = raw.count(b"\n", 0, e.start) + 1
+        header = raw.split(b"\n", 1)[0].decode("utf-8", "replace").strip().split(",")
+        field_no = raw[line_start : e.start].count(b",")
+        column = header[field_no] if field_no < len(header) else None
+        raise DataError(
+            path, "UTF-8 text", line=line, column=column, got=raw[e.start : e.end]
+        ) from None
+
+
+def _check_header(path: Path, header: list[str], expected: list[str]) -> None:
+    dupes = sorted({h for h in header if header.count(h) > 1})
+    if dupes:
+        raise DataError(path, "each column once in the header", line=1, column=dupes[0])
+    absent = [c for c in expected if c not in header]
+    if absent:
+        raise DataError(
+            path, f"a header with the columns {expected}", line=1, column=absent[0], got=header
+        )
+    extra = [c for c in header if c not in expected]
+    if extra:
+        raise DataError(
+            path, f"only the columns {expected} (unknown column)", line=1, column=extra[0]
+        )
+
+
+def _cell(
+    path: Path, line: int, f: dict, row: list[str], i: int, width: int, missing: set[str]
+) -> Any:
+    name, kind = f["name"], f["type"]
+    if len(row) != width:
+        raise DataError(path, f"{width} cells as in the header", line=line, got=len(row))
+    value = row[i]
+    constraints = f.get("constraints", {})
+    if value in missing:
+        if constraints.get("required"):
+            raise DataError(path, f"a value ({_TYPE_WORDS[kind]})", line=line, column=name, got="")
+        return None
+    if kind == "integer":
+        try:
+            parsed: Any = int(value)
+        except ValueError:
+            raise DataError(path, "a whole number", line=line, column=name, got=value) from None
+    elif kind == "number":
+        try:
+            parsed = float(value)
+        except ValueError:
+            raise DataError(path, "a number", line=line, column=name, got=value) from None
+        if parsed != parsed or parsed in (float("inf"), float("-inf")):
+            raise DataError(path, "a finite number", line=line, column=name, got=value)
+    else:
+        parsed = value
+    enum = constraints.get("enum")
+    if enum is not None and parsed not in enum:
+        raise DataError(path, f"one of {enum}", line=line, column=name, got=value)
+    unit = f" {f['unit']}" if "unit" in f else ""
+    low, high = constraints.get("minimum"), constraints.get("maximum")
+    if low is not None and parsed < low:
+        raise DataError(path, f"at least {low}{unit}", line=line, column=name, got=value)
+    if high is not None and parsed > high:
+        hint = " (a fraction from 0 to 1, not a percentage)" if f.get("unit") == "fraction" else ""
+        raise DataError(
+            path, f"at most {high}{unit}{hint}", line=line, column=name, got=value
+        )
+    return parsed
+
+
+def _check_units(path: Path, f: dict, values: pl.Series) -> None:
+    """A percent column whose values all lie in [0, 1] was written as fractions."""
+    present = values.drop_nulls()
+    if f.get("unit") == "%" and len(present) and present.max() <= 1.0 and present.max() > 0:
+        line = int(values.is_not_null().arg_true()[0]) + 2
+        raise DataError(
+            path,
+            "percentages from 0 to 100 (every value is at most 1: fractions given for %)",
+            line=line,
+            column=f["name"],
+            got=present[0],
+        )
+
+
+def _check_unique(path: Path, frame: pl.DataFrame, key: list[str]) -> None:
+    if not key:
+        return
+    dup = frame.with_row_index("_row").filter(pl.struct(key).is_duplicated())
+    if len(dup):
+        first = dup.row(0, named=True)
+        later = dup.filter(
+            pl.all_horizontal(pl.col(k).eq_missing(first[k]) for k in key)
+        )["_row"].to_list()
+        lines = [r + 2 for r in later]
+        raise DataError(
+            path,
+            f"each primary key {key} once (also on line {lines[0]})",
+            line=lines[1],
+            column=key[-1],
+            got=tuple(first[k] for k in key),
+        )
+
+
+def rehash(package: Path = DATAPACKAGE) -> list[str]:
+    """Record each resource's current sha256 in the descriptor; returns the names that changed."""
+    package = Path(package)
+    descriptor = json.loads(package.read_text(encoding="utf-8"))
+    changed = []
+    for r in descriptor["resources"]:
+        digest = "sha256:" + hashlib.sha256((package.parent / r["path"]).read_bytes()).hexdigest()
+        if r.get("hash") != digest:
+            r["hash"] = digest
+            changed.append(r["name"])
+    if changed:
+        from .io import write_text_atomic
+
+        write_text_atomic(package, json.dumps(descriptor, indent=2, ensure_ascii=False) + "\n")
+        _package.cache_clear()
+    return changed
+
+
+_LONG_SCHEMA = {
+    "document": pl.String,
+    "benchmark": pl.String,
+    "panel": pl.String,
+    "series": pl.String,
+    "x_name": pl.String,
+    "x": pl.Float64,
+    "metric": pl.String,
+    "statistic": pl.String,
+    "value": pl.Float64,
+    "unit": pl.String,
+    "status": pl.String,
+}
+
+
+def long_view() -> pl.DataFrame:
+    """All five datasets as one long table, so values can be compared across documents.
+
+    One row per stated value: document (seed number), benchmark, panel, series (model or method),
+    x_name and x (the figure's x position, null where the description gives none), metric,
+    statistic (value, start, end, min, max, baseline, range low, range high), value, unit, status.
+    """
+    parts = [
+        load("rl_length_scaling").select(
+            document=pl.lit("000"),
+            benchmark=pl.col("panel"),
+            panel=pl.col("panel"),
+            series=pl.col("model"),
+            x_name=pl.lit("token length (tokens)"),
+            x=pl.col("token_length").cast(pl.Float64),
+            metric=pl.lit("accuracy"),
+            statistic=pl.lit("value"),
+            value=pl.col("accuracy"),
+            unit=pl.lit("%"),
+            status=pl.lit("stated"),
+        ),
+        _training_dynamics_long(),
+        load("step_dpo_sizing")
+        .filter(pl.col("kind") != "legend only")
+        .select(
+            document=pl.lit("002"),
+            benchmark=pl.lit("MATH"),
+            panel=pl.lit("Accuracy on the MATH test set"),
+            series=pl.col("model"),
+            x_name=pl.lit("model size (B parameters)"),
+            x=pl.col("model_size").str.strip_suffix("B").cast(pl.Float64),
+            metric=pl.lit("accuracy"),
+            statistic=pl.when(pl.col("kind") == "baseline").then(pl.lit("baseline"))
+            .otherwise(pl.lit("value")),
+            value=pl.col("accuracy"),
+            unit=pl.lit("%"),
+            status=pl.lit("stated"),
+        ),
+        load("prm_data_scaling").select(
+            document=pl.lit("003"),
+            benchmark=pl.lit("MATH500"),
+            panel=pl.col("panel"),
+            series=pl.col("series"),
+            x_name=pl.when(pl.col("panel") == "PRM size")
+            .then(pl.lit("PRM size (B parameters)"))
+            .otherwise(pl.lit("training samples")),
+            x=pl.coalesce(pl.col("training_samples").cast(pl.Float64), pl.col("prm_params_b")),
+            metric=pl.lit("accuracy"),
+            statistic=pl.lit("value"),
+            value=pl.col("accuracy"),
+            unit=pl.lit("%"),
+            status=pl.col("status"),
+        ),
+        load("grpo_vs_mel").select(
+            document=pl.lit("004"),
+            benchmark=pl.lit("AIME24"),
+            panel=pl.lit("Benchmark: AIME24"),
+            series=pl.col("method"),
+            x_name=pl.lit("training step"),
+            x=pl.col("step").cast(pl.Float64),
+            metric=pl.lit("validation score"),
+            statistic=pl.when(pl.col("kind") == "point").then(pl.lit("value"))
+            .otherwise(pl.col("kind")),
+            value=pl.col("score"),
+            unit=pl.lit("fraction"),
+            status=pl.lit("stated"),
+        ),
+    ]
+    return pl.concat([p.cast(_LONG_SCHEMA) for p in parts], how="vertical")
+
+
+def _training_dynamics_long() -> pl.DataFrame:
+    td = load("training_dynamics")
+    value_columns = {
+        "accuracy_start": ("accuracy", "start", "fraction"),
+        "accuracy_end": ("accuracy", "end", "fraction"),
+        "accuracy_min": ("accuracy", "min", "fraction"),
+        "accuracy_max": ("accuracy", "max", "fraction"),
+        "token_length_start": ("token length", "start", "tokens"),
+        "token_length_end": ("token length", "end", "tokens"),
+    }
+    melted = td.unpivot(
+        index=["position", "benchmark"], on=list(value_columns), variable_name="column"
+    ).drop_nulls("value")
+    lookup = pl.DataFrame(
+        [(c, *v) for c, v in value_columns.items()],
+        schema=["column", "metric", "statistic", "unit"],
+        orient="row",
+    )
+    return (
+        melted.join(lookup, on="column", how="left")
+        .sort("position", pl.col("column").replace_strict(list(value_columns), range(6)))
+        .select(
+            document=pl.lit("001"),
+            benchmark=pl.col("benchmark"),
+            panel=pl.col("benchmark"),
+            series=pl.lit("Kimi k1.5 (RL training)"),
+            x_name=pl.lit("iteration"),
+            x=pl.lit(None, dtype=pl.Float64),
+            metric=pl.col("metric"),
+            statistic=pl.col("statistic"),
+            value=pl.col("value").cast(pl.Float64),
+            unit=pl.col("unit"),
+            status=pl.lit("stated"),
+        )
+    )

@@ -1,0 +1,41 @@
+"""Execute notebooks top to bottom, in place, so that re-execution is byte-identical.
+
+Usage: python -m helpers.report NOTEBOOK...
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import nbformat
+from nbconvert.preprocessors import ClearMetadataPreprocessor, ExecutePreprocessor
+
+from .io import write_text_atomic
+
+TIMEOUT_S = 600
+
+
+def execute(path: Path) -> None:
+    """Run every cell of one notebook in its own folder; store outputs without timestamps."""
+    path = Path(path)
+    nb = nbformat.read(path, as_version=4)
+    ExecutePreprocessor(timeout=TIMEOUT_S, kernel_name="python3", record_timing=False).preprocess(
+        nb, {"metadata": {"path": str(path.parent)}}
+    )
+    ClearMetadataPreprocessor(
+        enabled=True, preserve_nb_metadata_mask={("kernelspec",), ("language_info",)}
+    ).preprocess(nb, {})
+    nbformat.validate(nb)
+    write_text_atomic(path, nbformat.writes(nb) + "\n")
+
+
+def main(argv: list[str]) -> int:
+    for name in argv:
+        print(f"executing {name}", flush=True)
+        execute(Path(name))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
