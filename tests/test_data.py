@@ -1,0 +1,249 @@
+"""helpers.load: schema from datapackage.json, checked on every load; one clear error for bad files."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+import helpers
+import helpers.data as data
+from helpers.paths import DATAPACKAGE
+
+NAMES = ["rl_length_scaling", "training_dynamics", "step_dpo_sizing", "prm_data_scaling", "grpo_vs_mel"]
+
+
+def test_the_five_resources_are_described():
+    assert helpers.names() == NAMES
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_load_types_and_order_follow_the_schema(name):
+    df = helpers.load(name)
+    fields = helpers.resource(name)["schema"]["fields"]
+    assert df.columns == [f["name"] for f in fields]
+    kinds = {"string": pl.String, "integer": pl.Int64, "number": pl.Float64}
+    assert df.dtypes == [kinds[f["type"]] for f in fields]
+    again = helpers.load(name)
+    assert df.equals(again)
+    csv_order = pl.read_csv(DATAPACKAGE.parent / f"{name}.csv", infer_schema=False)
+    assert df[df.columns[0]].cast(pl.String).to_list() == csv_order[df.columns[0]].to_list()
+
+
+def test_frictionless_validates_the_package():
+    exe = Path(sys.executable).parent / "frictionless"
+    out = subprocess.run([exe, "validate", str(DATAPACKAGE)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.count("VALID") == 5 and "INVALID" not in out.stdout
+
+
+def test_descriptor_records_provenance_and_checksums():
+    for name in NAMES:
+        res = helpers.resource(name)
+        assert res["sources"][0]["path"].startswith("shared/seeds/" + "")
+        assert res["hash"].startswith("sha256:") and len(res["hash"]) == 7 + 64
+        assert res["licenses"] and res["schema"]["primaryKey"]
+        assert "title" in res["figure"]
+
+
+def _granularity(values: list[float]) -> Decimal:
+    steps = [Decimal(s) for s in ("1000", "500", "100", "50", "10", "5", "1", "0.5", "0.1", "0.05", "0.01")]
+    vals = [Decimal(str(v)) for v in values if v]
+    return next(s for s in steps if all(v % s == 0 for v in vals))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_reading_step_is_the_finest_step_the_description_uses(name):
+    """Fields sharing a unit share a readingStep: the largest step that all their values sit on."""
+    df = helpers.load(name)
+    by_unit: dict[str, list] = {}
+    for f in helpers.resource(name)["schema"]["fields"]:
+        if "readingStep" in f:
+            by_unit.setdefault(f["unit"], []).append(f)
+    assert by_unit
+    for fields in by_unit.values():
+        values = [v for f in fields for v in df[f["name"]].drop_nulls().to_list()]
+        steps = {Decimal(str(f["readingStep"])) for f in fields}
+        assert steps == {_granularity(values)}, [f["name"] for f in fields]
+
+
+def test_long_view_holds_every_stated_value_once():
+    lv = helpers.long_view()
+    assert lv.columns == ["document", "benchmark", "panel", "series", "x_name", "x", "metric",
+                          "statistic", "value", "unit", "status"]
+    counts = dict(lv.group_by("document").len().sort("document").iter_rows())
+    # 20 points; 13 x (2 accuracy + 2 token values); 11 points + 3 baselines; 10; 15
+    assert counts == {"000": 20, "001": 52, "002": 14, "003": 10, "004": 15}
+    assert lv.null_count()["value"].item() == 0
+    assert lv.filter(series="k1.5-short w/ rl", benchmark="AIME2024")["value"].to_list() == [61.0]
+    assert set(lv["unit"]) == {"%", "fraction", "tokens"}
+
+
+# ---- bad files: each gives DataError naming the file, the line and the column -------------------
+
+
+def _edit(package: Path, name: str, old: str, new: str, rehash: bool = True) -> Path:
+    path = package.parent / f"{name}.csv"
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    if rehash:
+        data.rehash(package)
+    return path
+
+
+def _error(package: Path, name: str) -> helpers.DataError:
+    with pytest.raises(helpers.DataError) as info:
+        helpers.load(name, package=package)
+    return info.value
+
+
+def test_missing_column(package):
+    _edit(package, "grpo_vs_mel", "method,kind,step,step_end,score", "method,kind,step,step_end")
+    e = _error(package, "grpo_vs_mel")
+    assert (e.line, e.column) == (1, "score")
+    assert "grpo_vs_mel.csv, line 1, column 'score': expected a header with the columns" in str(e)
+
+
+def test_unknown_extra_column(package):
+    _edit(package, "grpo_vs_mel", "step_end,score\n", "step_end,score,seed\n")
+    e = _error(package, "grpo_vs_mel")
+    assert (e.line, e.column) == (1, "seed")
+
+
+def test_duplicated_header(package):
+    _edit(package, "grpo_vs_mel", "method,kind,step,step_end,score", "method,kind,step,step,score")
+    assert _error(package, "grpo_vs_mel").column == "step"
+
+
+def test_wrong_type(package):
+    _edit(package, "rl_length_scaling", "MATH500,k1.5-shortest,k1.5,orange,650,", "MATH500,k1.5-shortest,k1.5,orange,about 650,")
+    e = _error(package, "rl_length_scaling")
+    assert (e.line, e.column, e.got) == (2, "token_length", "about 650")
+    assert "expected a whole number" in str(e)
+
+
+def test_percent_given_as_fraction(package):
+    path = package.parent / "prm_data_scaling.csv"
+    df = pl.read_csv(path, infer_schema=False)
+    df = df.with_columns(accuracy=(pl.col("accuracy").cast(pl.Float64) / 100).cast(pl.String))
+    df.write_csv(path)
+    data.rehash(package)
+    e = _error(package, "prm_data_scaling")
+    assert (e.line, e.column) == (2, "accuracy")
+    assert "fractions given for %" in str(e)
+
+
+def test_fraction_given_as_percent(package):
+    _edit(package, "grpo_vs_mel", "GRPO,point,0,,0.13", "GRPO,point,0,,13")
+    e = _error(package, "grpo_vs_mel")
+    assert (e.line, e.column) == (2, "score")
+    assert "not a percentage" in str(e)
+
+
+def test_out_of_range(package):
+    _edit(package, "step_dpo_sizing", "Qwen2-7B-Step-DPO,point,7B,56.0", "Qwen2-7B-Step-DPO,point,7B,156.0")
+    e = _error(package, "step_dpo_sizing")
+    assert (e.line, e.column) == (2, "accuracy") and "at most 100 %" in str(e)
+
+
+def test_negative_value(package):
+    _edit(package, "grpo_vs_mel", "GRPO,point,20,", "GRPO,point,-20,")
+    e = _error(package, "grpo_vs_mel")
+    assert (e.line, e.column) == (3, "step") and "at least 0" in str(e)
+
+
+def test_duplicate_key(package):
+    _edit(package, "grpo_vs_mel", "GRPO,point,20,,0.20", "GRPO,point,0,,0.20")
+    e = _error(package, "grpo_vs_mel")
+    assert (e.line, e.column) == (3, "step")
+    assert "also on line 2" in str(e)
+
+
+def test_empty_file(package):
+    (package.parent / "grpo_vs_mel.csv").write_bytes(b"")
+    e = _error(package, "grpo_vs_mel")
+    assert e.line == 1 and "the file is empty" in str(e)
+
+
+def test_header_only(package):
+    (package.parent / "grpo_vs_mel.csv").write_text("method,kind,step,step_end,score\n")
+    data.rehash(package)
+    assert _error(package, "grpo_vs_mel").line == 2
+
+
+def test_unknown_label(package):
+    _edit(package, "rl_length_scaling", "AIME2024,k1.5-short w/ rl,", "AIME2024,k1.5-short w/ RL,")
+    e = _error(package, "rl_length_scaling")
+    assert (e.line, e.column, e.got) == (16, "model", "k1.5-short w/ RL")
+    assert "expected one of" in str(e)
+
+
+def test_not_utf8(package):
+    path = package.parent / "step_dpo_sizing.csv"
+    path.write_bytes(path.read_bytes().replace("Instruct†".encode(), "Instruct†".encode("cp1252")))
+    data.rehash(package)
+    e = _error(package, "step_dpo_sizing")
+    assert (e.line, e.column) == (11, "model") and "UTF-8" in str(e)
+
+
+def test_checksum_mismatch(package):
+    _edit(package, "grpo_vs_mel", "MEL,point,130,,0.46", "MEL,point,130,,0.47", rehash=False)
+    e = _error(package, "grpo_vs_mel")
+    assert "checksum sha256:" in str(e) and "make rehash" in str(e)
+
+
+def test_missing_required_value(package):
+    _edit(package, "training_dynamics", "5,AIME2024,generally increasing,0.5,0.7,,,0,20000", "5,AIME2024,generally increasing,0.5,0.7,,,,20000")
+    e = _error(package, "training_dynamics")
+    assert (e.line, e.column) == (6, "token_length_start")
+
+
+def test_ragged_row(package):
+    _edit(package, "grpo_vs_mel", "MEL,point,0,,0.13", "MEL,point,0,0.13")
+    e = _error(package, "grpo_vs_mel")
+    assert e.line == 10 and "5 cells" in str(e)
+
+
+def test_not_a_number(package):
+    _edit(package, "grpo_vs_mel", "GRPO,point,40,,0.27", "GRPO,point,40,,nan")
+    e = _error(package, "grpo_vs_mel")
+    assert (e.line, e.column) == (4, "score") and "finite number" in str(e)
+
+
+def test_missing_file(package):
+    (package.parent / "grpo_vs_mel.csv").unlink()
+    assert "file not found" in str(_error(package, "grpo_vs_mel"))
+
+
+def test_unknown_resource():
+    with pytest.raises(helpers.DataError, match="a resource named one of"):
+        helpers.load("grpo_vs_mle")
+
+
+def test_bad_descriptor(tmp_path):
+    bad = tmp_path / "datapackage.json"
+    bad.write_text('{"resources": [\n  {"name": oops}\n]}')
+    with pytest.raises(helpers.DataError) as info:
+        helpers.load("x", package=bad)
+    assert info.value.line == 2
+
+
+def test_loading_prints_nothing(package, capsys):
+    _edit(package, "grpo_vs_mel", "GRPO,point,40,,0.27", "GRPO,point,40,,x")
+    with pytest.raises(helpers.DataError):
+        helpers.load("grpo_vs_mel", package=package)
+    out = capsys.readouterr()
+    assert out.out == "" and out.err == ""
+
+
+def test_rehash_is_atomic_and_reports_changes(package):
+    assert data.rehash(package) == []
+    _edit(package, "grpo_vs_mel", "MEL,point,130,,0.46", "MEL,point,130,,0.45", rehash=False)
+    assert data.rehash(package) == ["grpo_vs_mel"]
+    assert helpers.load("grpo_vs_mel", package=package).filter(step=130)["score"].item() == 0.45
+    assert not list(package.parent.glob("*.tmp"))
