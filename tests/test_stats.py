@@ -1,0 +1,99 @@
+"""Statistics against known answers."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+from scipy.stats import binom
+
+from helpers import stats
+
+
+def test_wilson_matches_textbook_value():
+    # Agresti & Coull (1998) style example: 81 of 263 -> Wilson 95% (0.2553, 0.3662)
+    lo, hi = stats.wilson_interval(81, 263)
+    assert lo == pytest.approx(0.2553, abs=5e-4) and hi == pytest.approx(0.3662, abs=5e-4)
+    # 0 of 10: Wilson upper bound z^2/(n+z^2) = 0.2775
+    assert stats.wilson_interval(0, 10) == pytest.approx((0.0, 0.2775), abs=5e-4)
+
+
+def test_exact_interval_matches_textbook_value():
+    # Clopper-Pearson 95% for 0/10 is (0, 1 - 0.025**(1/10)) = (0, 0.3085)
+    assert stats.exact_interval(0, 10) == pytest.approx((0.0, 0.30850), abs=1e-4)
+    lo, hi = stats.exact_interval(9, 30)
+    assert lo == pytest.approx(0.1473, abs=5e-4) and hi == pytest.approx(0.4940, abs=5e-4)
+
+
+def test_binomial_se_of_a_30_problem_benchmark():
+    assert stats.binomial_se(0.3, 30) == pytest.approx(0.0837, abs=1e-4)
+    assert stats.binomial_se(0.5, 500) == pytest.approx(0.02236, abs=1e-5)
+
+
+def test_with_intervals_uses_each_rows_benchmark_size():
+    df = pl.DataFrame({"acc": [30.0, 30.0], "n": [30, 500]})
+    out = stats.with_intervals(df, "acc", "n")
+    widths = (out["hi"] - out["lo"]).to_list()
+    assert widths[0] > 3 * widths[1]
+    assert out["lo"][0] == pytest.approx(100 * stats.wilson_interval(9, 30)[0])
+
+
+def test_distinguishable():
+    assert not stats.distinguishable(0.37, 0.46, 30)
+    assert stats.distinguishable(0.75, 0.95, 500)
+    assert stats.distinguishable(0.93, 0.95, 500) is False
+
+
+def test_loglinear_fit_recovers_a_known_slope():
+    rng = np.random.default_rng(1)
+    x = np.array([1e3, 3e3, 1e4, 3e4, 1e5] * 40)
+    y = 70 + 6.5 * np.log10(x) + rng.normal(0, 0.5, x.size)
+    fit = stats.loglinear_fit(x.tolist(), y.tolist())
+    assert fit.slope == pytest.approx(6.5, abs=0.1)
+    assert fit.slope_lo < 6.5 < fit.slope_hi
+    assert fit.method == "ordinary least squares"
+
+
+def test_weighted_fit_with_two_points_has_the_analytic_interval():
+    fit = stats.loglinear_fit([1e3, 1e4], [83.0, 90.0], sigma=[1.0, 2.0])
+    assert fit.slope == pytest.approx(7.0)
+    # two points, one decade apart: var(slope) = 1^2 + 2^2
+    assert fit.slope_hi - fit.slope == pytest.approx(1.959964 * math.sqrt(5), rel=1e-6)
+    mean, lo, hi = fit.predict(1e5)
+    assert mean == pytest.approx(97.0) and lo < 97 < hi
+
+
+def test_unweighted_fit_refuses_two_points():
+    with pytest.raises(ValueError, match="three points"):
+        stats.loglinear_fit([1, 10], [1, 2])
+
+
+def test_pareto_frontier():
+    df = pl.DataFrame({"m": list("abcde"), "tok": [1, 2, 2, 3, 4], "acc": [5, 4, 7, 6, 9]})
+    assert stats.pareto_frontier(df, "tok", "acc")["m"].to_list() == ["a", "c", "e"]
+
+
+def test_ema_matches_hand_computed_sequence():
+    assert stats.ema([1.0, 2.0, 3.0], 0.5, debias=False) == pytest.approx([0.5, 1.25, 2.125])
+    # debiased: divide by 1 - 0.5**t -> 1, 1.6667, 2.4286
+    assert stats.ema([1.0, 2.0, 3.0], 0.5) == pytest.approx([1.0, 5 / 3, 2.125 / 0.875])
+    assert stats.ema([4.0, 4.0, 4.0], 0.9) == pytest.approx([4.0, 4.0, 4.0])
+    with pytest.raises(ValueError):
+        stats.ema([1.0], 1.0)
+
+
+def test_best_checkpoint_bias_direction_and_size():
+    # ten identical checkpoints at 0.3 on 30 problems: the max of ten Binomial(30, .3)/30 draws
+    flat = stats.best_checkpoint_bias([0.3] * 10, 30, runs=20000, seed=0)
+    # exact: E[max] = sum_k P(max >= k) / 30, with P(max >= k) = 1 - F(k - 1) ** 10
+    cdf = binom.cdf(np.arange(30), 30, 0.3)
+    expected = float((1 - cdf**10).sum()) / 30
+    assert flat["overstatement"] == pytest.approx(expected - 0.3, abs=0.004)
+    assert flat["overstatement"] > 0.1
+    # one checkpoint: no selection, no bias
+    single = stats.best_checkpoint_bias([0.3], 30, runs=20000, seed=0)
+    assert abs(single["overstatement"]) < 0.005
+    # a large benchmark shrinks the bias
+    assert stats.best_checkpoint_bias([0.3] * 10, 3000, seed=0)["overstatement"] < 0.02
