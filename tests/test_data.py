@@ -14,7 +14,15 @@ import helpers
 import helpers.data as data
 from helpers.paths import DATAPACKAGE
 
-NAMES = ["rl_length_scaling", "training_dynamics", "step_dpo_sizing", "prm_data_scaling", "grpo_vs_mel"]
+NAMES = [
+    "rl_length_scaling",
+    "training_dynamics",
+    "step_dpo_sizing",
+    "prm_data_scaling",
+    "grpo_vs_mel",
+    "published_values",
+]
+FIGURES = NAMES[:5]
 
 
 def test_the_five_resources_are_described():
@@ -38,13 +46,13 @@ def test_frictionless_validates_the_package():
     exe = Path(sys.executable).parent / "frictionless"
     out = subprocess.run([exe, "validate", str(DATAPACKAGE)], capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
-    assert out.stdout.count("VALID") == 5 and "INVALID" not in out.stdout
+    assert out.stdout.count("VALID") == len(NAMES) and "INVALID" not in out.stdout
 
 
 def test_descriptor_records_provenance_and_checksums():
-    for name in NAMES:
+    for name in FIGURES:
         res = helpers.resource(name)
-        assert res["sources"][0]["path"].startswith("shared/seeds/" + "")
+        assert res["sources"][0]["path"].startswith("shared/seeds/")
         assert res["hash"].startswith("sha256:") and len(res["hash"]) == 7 + 64
         assert res["licenses"] and res["schema"]["primaryKey"]
         assert "title" in res["figure"]
@@ -56,7 +64,7 @@ def _granularity(values: list[float]) -> Decimal:
     return next(s for s in steps if all(v % s == 0 for v in vals))
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", FIGURES)
 def test_reading_step_is_the_finest_step_the_description_uses(name):
     """Fields sharing a unit share a readingStep: the largest step that all their values sit on."""
     df = helpers.load(name)
@@ -247,3 +255,11 @@ def test_rehash_is_atomic_and_reports_changes(package):
     assert data.rehash(package) == ["grpo_vs_mel"]
     assert helpers.load("grpo_vs_mel", package=package).filter(step=130)["score"].item() == 0.45
     assert not list(package.parent.glob("*.tmp"))
+
+
+def test_published_values_match_description_labels():
+    pub = helpers.load("published_values")
+    described = set(helpers.load("rl_length_scaling")["model"]) | set(helpers.load("step_dpo_sizing")["model"])
+    matches = set(pub["matches"].drop_nulls())
+    assert matches <= described, matches - described
+    assert pub.filter(pl.col("source").str.contains("Table|Section|README")).height == pub.height
