@@ -13,7 +13,7 @@ import polars as pl
 
 from . import data, stats
 from .labels import Axis, text_layers, with_label_positions
-from .theme import COLOURS, DESCRIBED
+from .theme import COLOURS
 
 PANEL_W, PANEL_H = 380, 300
 
@@ -51,8 +51,12 @@ def length_scaling_panel(
         ydom = [min(ydom[0], sub["lo"].min() - 1), max(ydom[1], min(100, sub["hi"].max() + 1))]
     step = data.field("rl_length_scaling", "accuracy")["readingStep"]
     sub = with_label_positions(
-        sub, "token_length", "accuracy", "model",
-        Axis(xdom, PANEL_W), Axis(ydom, PANEL_H, flip=True),
+        sub,
+        "token_length",
+        "accuracy",
+        "model",
+        Axis(xdom, PANEL_W),
+        Axis(ydom, PANEL_H, flip=True),
     ).with_columns(reading=pl.lit(f"read to the nearest {step} points (accuracy)"))
 
     x = alt.X("token_length:Q").title(fig["x_title"]).scale(domain=xdom, nice=False)
@@ -64,36 +68,46 @@ def length_scaling_panel(
     )
     base = alt.Chart(sub)
     points = base.mark_point(size=70, filled=True, opacity=1).encode(
-        x=x, y=y, color=colour,
+        x=x,
+        y=y,
+        color=colour,
         tooltip=["model:N", "token_length:Q", "accuracy:Q", "reading:N"],
     )
     labels = text_layers(
-        base, alt.X("label_x:Q").scale(domain=xdom, nice=False),
+        base,
+        alt.X("label_x:Q").scale(domain=xdom, nice=False),
         alt.Y("label_y:Q").scale(domain=ydom, nice=False),
-        "model", sub["label_align"].to_list(),
+        "model",
+        sub["label_align"].to_list(),
     )
     layers: list[alt.Chart] = []
     if intervals:
         layers.append(
             base.mark_rule(opacity=0.5, strokeWidth=2).encode(
-                x=x, y=alt.Y("lo:Q").scale(domain=ydom, nice=False), y2="hi:Q", color=alt.Color("group:N").scale(
-                    domain=["k1.5", "other"], range=[COLOURS["k1.5"], COLOURS["other"]]
-                ).legend(None),
+                x=x,
+                y=alt.Y("lo:Q").scale(domain=ydom, nice=False),
+                y2="hi:Q",
+                color=alt.Color("group:N")
+                .scale(domain=["k1.5", "other"], range=[COLOURS["k1.5"], COLOURS["other"]])
+                .legend(None),
             )
         )
     if frontier:
-        front = stats.pareto_frontier(sub.select("model", "token_length", "accuracy"),
-                                      "token_length", "accuracy")
+        front = stats.pareto_frontier(
+            sub.select("model", "token_length", "accuracy"), "token_length", "accuracy"
+        )
         layers.append(
-            alt.Chart(front).mark_line(interpolate="step-after", color="#555555",
-                                       strokeDash=[4, 3], strokeWidth=1.5)
+            alt.Chart(front)
+            .mark_line(
+                interpolate="step-after", color="#555555", strokeDash=[4, 3], strokeWidth=1.5
+            )
             .encode(x=x, y=y)
         )
     if published is not None:
         pub = published.filter(pl.col("panel") == panel)
         layers.append(
-            alt.Chart(pub).mark_point(shape="cross", size=90, color=COLOURS["published"],
-                                      filled=True)
+            alt.Chart(pub)
+            .mark_point(shape="cross", size=90, color=COLOURS["published"], filled=True)
             .encode(x=x, y=y, tooltip=["model:N", "token_length:Q", "accuracy:Q", "source:N"])
         )
     return alt.layer(*layers, points, *labels).properties(

@@ -24,7 +24,9 @@ def _package(package: Path) -> dict[str, Any]:
     try:
         return json.loads(package.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise DataError(package, "a Frictionless data package descriptor (file not found)") from None
+        raise DataError(
+            package, "a Frictionless data package descriptor (file not found)"
+        ) from None
     except json.JSONDecodeError as e:
         raise DataError(package, f"valid JSON ({e.msg})", line=e.lineno) from None
 
@@ -171,9 +173,7 @@ def _cell(
         raise DataError(path, f"at least {low}{unit}", line=line, column=name, got=value)
     if high is not None and parsed > high:
         hint = " (a fraction from 0 to 1, not a percentage)" if f.get("unit") == "fraction" else ""
-        raise DataError(
-            path, f"at most {high}{unit}{hint}", line=line, column=name, got=value
-        )
+        raise DataError(path, f"at most {high}{unit}{hint}", line=line, column=name, got=value)
     return parsed
 
 
@@ -197,9 +197,9 @@ def _check_unique(path: Path, frame: pl.DataFrame, key: list[str]) -> None:
     dup = frame.with_row_index("_row").filter(pl.struct(key).is_duplicated())
     if len(dup):
         first = dup.row(0, named=True)
-        later = dup.filter(
-            pl.all_horizontal(pl.col(k).eq_missing(first[k]) for k in key)
-        )["_row"].to_list()
+        later = dup.filter(pl.all_horizontal(pl.col(k).eq_missing(first[k]) for k in key))[
+            "_row"
+        ].to_list()
         lines = [r + 2 for r in later]
         raise DataError(
             path,
@@ -275,7 +275,8 @@ def long_view() -> pl.DataFrame:
             x_name=pl.lit("model size (B parameters)"),
             x=pl.col("model_size").str.strip_suffix("B").cast(pl.Float64),
             metric=pl.lit("accuracy"),
-            statistic=pl.when(pl.col("kind") == "baseline").then(pl.lit("baseline"))
+            statistic=pl.when(pl.col("kind") == "baseline")
+            .then(pl.lit("baseline"))
             .otherwise(pl.lit("value")),
             value=pl.col("accuracy"),
             unit=pl.lit("%"),
@@ -304,7 +305,8 @@ def long_view() -> pl.DataFrame:
             x_name=pl.lit("training step"),
             x=pl.col("step").cast(pl.Float64),
             metric=pl.lit("validation score"),
-            statistic=pl.when(pl.col("kind") == "point").then(pl.lit("value"))
+            statistic=pl.when(pl.col("kind") == "point")
+            .then(pl.lit("value"))
             .otherwise(pl.col("kind")),
             value=pl.col("score"),
             unit=pl.lit("fraction"),

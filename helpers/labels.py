@@ -66,11 +66,14 @@ def _overlap(a, b) -> float:
     return w * h if w > 0 and h > 0 else 0.0
 
 
-def place(xs: Sequence[float], ys: Sequence[float], texts: Sequence[str], width: float,
-          height: float) -> list[tuple[float, float, str]]:
+def place(
+    xs: Sequence[float], ys: Sequence[float], texts: Sequence[str], width: float, height: float
+) -> list[tuple[float, float, str]]:
     """Greedy placement in pixel space: for each point, the first candidate offset with the
     least overlap with placed labels, all points and the plot's edges."""
-    points = [(x - POINT_R, y - POINT_R, x + POINT_R, y + POINT_R) for x, y in zip(xs, ys)]
+    points = [
+        (x - POINT_R, y - POINT_R, x + POINT_R, y + POINT_R) for x, y in zip(xs, ys, strict=False)
+    ]
     placed: list[tuple[float, float, float, float]] = []
     out = []
     for x, y, text in zip(xs, ys, texts, strict=True):
@@ -89,21 +92,27 @@ def place(xs: Sequence[float], ys: Sequence[float], texts: Sequence[str], width:
     return out
 
 
-def with_label_positions(df: pl.DataFrame, x: str, y: str, text: str, xaxis: Axis,
-                         yaxis: Axis) -> pl.DataFrame:
+def with_label_positions(
+    df: pl.DataFrame, x: str, y: str, text: str, xaxis: Axis, yaxis: Axis
+) -> pl.DataFrame:
     """Add `label_x`, `label_y` (data units) and `label_align` columns for a text layer."""
     xs = [xaxis.to_px(v) for v in df[x].to_list()]
     ys = [yaxis.to_px(v) for v in df[y].to_list()]
     spots = place(xs, ys, df[text].to_list(), xaxis.pixels, yaxis.pixels)
     return df.with_columns(
-        label_x=pl.Series([xaxis.from_px(px + dx) for px, (dx, _, _) in zip(xs, spots)]),
-        label_y=pl.Series([yaxis.from_px(py + dy) for py, (_, dy, _) in zip(ys, spots)]),
+        label_x=pl.Series(
+            [xaxis.from_px(px + dx) for px, (dx, _, _) in zip(xs, spots, strict=False)]
+        ),
+        label_y=pl.Series(
+            [yaxis.from_px(py + dy) for py, (_, dy, _) in zip(ys, spots, strict=False)]
+        ),
         label_align=pl.Series([a for _, _, a in spots]),
     )
 
 
-def text_layers(base: alt.Chart, x: alt.X, y: alt.Y, text: str, aligns: Sequence[str]
-                ) -> list[alt.Chart]:
+def text_layers(
+    base: alt.Chart, x: alt.X, y: alt.Y, text: str, aligns: Sequence[str]
+) -> list[alt.Chart]:
     """One text layer per alignment used (align is a mark property, not an encoding)."""
     return [
         base.transform_filter(alt.datum.label_align == a)

@@ -87,9 +87,7 @@ class LogLinearFit:
         return mean, mean - Z95 * se, mean + Z95 * se
 
 
-def loglinear_fit(
-    x: list[float], y: list[float], sigma: list[float] | None = None
-) -> LogLinearFit:
+def loglinear_fit(x: list[float], y: list[float], sigma: list[float] | None = None) -> LogLinearFit:
     """Least-squares fit of y on log10(x).
 
     With `sigma` (known standard errors of each y, e.g. binomial), a weighted fit whose interval

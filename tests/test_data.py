@@ -59,7 +59,10 @@ def test_descriptor_records_provenance_and_checksums():
 
 
 def _granularity(values: list[float]) -> Decimal:
-    steps = [Decimal(s) for s in ("1000", "500", "100", "50", "10", "5", "1", "0.5", "0.1", "0.05", "0.01")]
+    steps = [
+        Decimal(s)
+        for s in ("1000", "500", "100", "50", "10", "5", "1", "0.5", "0.1", "0.05", "0.01")
+    ]
     vals = [Decimal(str(v)) for v in values if v]
     return next(s for s in steps if all(v % s == 0 for v in vals))
 
@@ -81,8 +84,19 @@ def test_reading_step_is_the_finest_step_the_description_uses(name):
 
 def test_long_view_holds_every_stated_value_once():
     lv = helpers.long_view()
-    assert lv.columns == ["document", "benchmark", "panel", "series", "x_name", "x", "metric",
-                          "statistic", "value", "unit", "status"]
+    assert lv.columns == [
+        "document",
+        "benchmark",
+        "panel",
+        "series",
+        "x_name",
+        "x",
+        "metric",
+        "statistic",
+        "value",
+        "unit",
+        "status",
+    ]
     counts = dict(lv.group_by("document").len().sort("document").iter_rows())
     # 20 points; 13 x (2 accuracy + 2 token values); 11 points + 3 baselines; 10; 15
     assert counts == {"000": 20, "001": 52, "002": 14, "003": 10, "004": 15}
@@ -129,7 +143,12 @@ def test_duplicated_header(package):
 
 
 def test_wrong_type(package):
-    _edit(package, "rl_length_scaling", "MATH500,k1.5-shortest,k1.5,orange,650,", "MATH500,k1.5-shortest,k1.5,orange,about 650,")
+    _edit(
+        package,
+        "rl_length_scaling",
+        "MATH500,k1.5-shortest,k1.5,orange,650,",
+        "MATH500,k1.5-shortest,k1.5,orange,about 650,",
+    )
     e = _error(package, "rl_length_scaling")
     assert (e.line, e.column, e.got) == (2, "token_length", "about 650")
     assert "expected a whole number" in str(e)
@@ -154,7 +173,12 @@ def test_fraction_given_as_percent(package):
 
 
 def test_out_of_range(package):
-    _edit(package, "step_dpo_sizing", "Qwen2-7B-Step-DPO,point,7B,56.0", "Qwen2-7B-Step-DPO,point,7B,156.0")
+    _edit(
+        package,
+        "step_dpo_sizing",
+        "Qwen2-7B-Step-DPO,point,7B,56.0",
+        "Qwen2-7B-Step-DPO,point,7B,156.0",
+    )
     e = _error(package, "step_dpo_sizing")
     assert (e.line, e.column) == (2, "accuracy") and "at most 100 %" in str(e)
 
@@ -206,7 +230,12 @@ def test_checksum_mismatch(package):
 
 
 def test_missing_required_value(package):
-    _edit(package, "training_dynamics", "5,AIME2024,generally increasing,0.5,0.7,,,0,20000", "5,AIME2024,generally increasing,0.5,0.7,,,,20000")
+    _edit(
+        package,
+        "training_dynamics",
+        "5,AIME2024,generally increasing,0.5,0.7,,,0,20000",
+        "5,AIME2024,generally increasing,0.5,0.7,,,,20000",
+    )
     e = _error(package, "training_dynamics")
     assert (e.line, e.column) == (6, "token_length_start")
 
@@ -259,7 +288,9 @@ def test_rehash_is_atomic_and_reports_changes(package):
 
 def test_published_values_match_description_labels():
     pub = helpers.load("published_values")
-    described = set(helpers.load("rl_length_scaling")["model"]) | set(helpers.load("step_dpo_sizing")["model"])
+    described = set(helpers.load("rl_length_scaling")["model"]) | set(
+        helpers.load("step_dpo_sizing")["model"]
+    )
     matches = set(pub["matches"].drop_nulls())
     assert matches <= described, matches - described
     assert pub.filter(pl.col("source").str.contains("Table|Section|README")).height == pub.height

@@ -21,7 +21,10 @@ def test_rl_length_scaling_matches_description(seeds):
     text = seeds["000"]
     left, right = text.split("**Right Plot: AIME2024**")
     stated = set()
-    for panel, section in (("MATH500", left.split("**Left Plot: MATH500**")[1]), ("AIME2024", right)):
+    for panel, section in (
+        ("MATH500", left.split("**Left Plot: MATH500**")[1]),
+        ("AIME2024", right),
+    ):
         orange, blue = section.split("**Blue (Other models):**")
         for group, part in (("k1.5", orange), ("other", blue)):
             for label, x, y in re.findall(r"`([^`]+)`: \(~([\d.]+), ~([\d.]+)\)", part):
@@ -39,10 +42,14 @@ def test_training_dynamics_matches_description(seeds):
     assert len(lines) == 13
     df = helpers.load("training_dynamics")
     assert df["benchmark"].to_list() == [name for _, name, _ in lines]
-    for (pos, name, sentence), row in zip(lines, df.iter_rows(named=True), strict=True):
+    for (pos, _name, sentence), row in zip(lines, df.iter_rows(named=True), strict=True):
         assert row["position"] == int(pos)
-        trend = re.search(r"starting around ([\d.]+) and reaching approximately (\d+(?:\.\d+)?)", sentence)
-        band = re.search(r"fluctuates between approximately (\d+(?:\.\d+)?) and (\d+(?:\.\d+)?)", sentence)
+        trend = re.search(
+            r"starting around ([\d.]+) and reaching approximately (\d+(?:\.\d+)?)", sentence
+        )
+        band = re.search(
+            r"fluctuates between approximately (\d+(?:\.\d+)?) and (\d+(?:\.\d+)?)", sentence
+        )
         tokens = re.search(r"Token Length increases steadily from (\d+) to around (\d+)", sentence)
         assert tokens, sentence
         assert (row["token_length_start"], row["token_length_end"]) == tuple(
@@ -52,7 +59,9 @@ def test_training_dynamics_matches_description(seeds):
             assert band is None
             assert (row["accuracy_start"], row["accuracy_end"]) == tuple(map(float, trend.groups()))
             assert row["accuracy_min"] is None and row["accuracy_max"] is None
-            shape = "slightly increasing" if "slight increasing" in sentence else "generally increasing"
+            shape = (
+                "slightly increasing" if "slight increasing" in sentence else "generally increasing"
+            )
         else:
             assert band, sentence
             assert (row["accuracy_min"], row["accuracy_max"]) == tuple(map(float, band.groups()))
@@ -64,7 +73,9 @@ def test_training_dynamics_matches_description(seeds):
 def test_step_dpo_sizing_matches_description(seeds):
     text = seeds["002"]
     points = set()
-    for size, block in re.findall(r"\*\*(\d+B) Size:\*\*(.*?)(?=\* \*\*\d+B Size|### Key)", text, re.S):
+    for size, block in re.findall(
+        r"\*\*(\d+B) Size:\*\*(.*?)(?=\* \*\*\d+B Size|### Key)", text, re.S
+    ):
         for colour, marker, label, acc in re.findall(
             r"\* ([A-Z][a-z]+) (Triangle|Circle)[^:]*: `([^`]+)` at ~([\d.]+)%", block
         ):
@@ -76,14 +87,21 @@ def test_step_dpo_sizing_matches_description(seeds):
     legend = set(re.findall(r"\* ([A-Z][a-z]+(?: [a-z]+)?) circle: `([^`]+)`", text))
     df = helpers.load("step_dpo_sizing")
     got_points = set(
-        df.filter(kind="point").select("model", "model_size", "accuracy", "marker", "colour").iter_rows()
+        df.filter(kind="point")
+        .select("model", "model_size", "accuracy", "marker", "colour")
+        .iter_rows()
     )
     assert len(points) == 11 and got_points == points
     assert set(df.filter(kind="baseline").select("model", "accuracy").iter_rows()) == baselines
     assert len(baselines) == 3
-    got_legend = {(c.capitalize(), m) for m, c in df.filter(kind="legend only").select("model", "colour").iter_rows()}
+    got_legend = {
+        (c.capitalize(), m)
+        for m, c in df.filter(kind="legend only").select("model", "colour").iter_rows()
+    }
     assert got_legend == legend and len(legend) == 4
-    annotated = dict(df.filter(pl.col("annotation").is_not_null()).select("model", "annotation").iter_rows())
+    annotated = dict(
+        df.filter(pl.col("annotation").is_not_null()).select("model", "annotation").iter_rows()
+    )
     assert annotated == {"Qwen2-72B-Instruct†": "dagger", "Qwen2-72B-Instruct": "arrow"}
 
 
@@ -92,17 +110,59 @@ def test_prm_data_scaling_matches_description(seeds):
     left, right = text.split("#### Right Chart")
     stated = set()
     for label, colour, marker, block in re.findall(
-        r"\*\*(.+?) \((Blue|Orange|Purple) (Line|Triangle|Square|Circle)\)\*\*:(.*?)(?=- \*\*|\Z)", left, re.S
+        r"\*\*(.+?) \((Blue|Orange|Purple) (Line|Triangle|Square|Circle)\)\*\*:(.*?)(?=- \*\*|\Z)",
+        left,
+        re.S,
     ):
-        for acc, samples in re.findall(r"(?<!extrapolated to )~(\d+)% (?:accuracy )?(?:with|at) (\d+)k samples", block):
-            stated.add(("training samples", label, f"{samples}k", int(samples) * 1000, None, float(acc), "stated", marker.lower(), colour.lower()))
+        for acc, samples in re.findall(
+            r"(?<!extrapolated to )~(\d+)% (?:accuracy )?(?:with|at) (\d+)k samples", block
+        ):
+            stated.add(
+                (
+                    "training samples",
+                    label,
+                    f"{samples}k",
+                    int(samples) * 1000,
+                    None,
+                    float(acc),
+                    "stated",
+                    marker.lower(),
+                    colour.lower(),
+                )
+            )
         for acc, samples in re.findall(r"extrapolated to ~(\d+)% at (\d+)k samples", block):
-            stated.add(("training samples", label, f"{samples}k", int(samples) * 1000, None, float(acc), "extrapolated", marker.lower(), colour.lower()))
+            stated.add(
+                (
+                    "training samples",
+                    label,
+                    f"{samples}k",
+                    int(samples) * 1000,
+                    None,
+                    float(acc),
+                    "extrapolated",
+                    marker.lower(),
+                    colour.lower(),
+                )
+            )
     for label, colour, marker, block in re.findall(
-        r"\*\*(.+?) \((Blue|Orange|Purple) (Triangle|Square|Circle)\)\*\*:(.*?)(?=- \*\*|\Z)", right, re.S
+        r"\*\*(.+?) \((Blue|Orange|Purple) (Triangle|Square|Circle)\)\*\*:(.*?)(?=- \*\*|\Z)",
+        right,
+        re.S,
     ):
         for acc, size in re.findall(r"~(\d+)% accuracy at ([\d.]+)B parameters", block):
-            stated.add(("PRM size", label, f"{size}B", None, float(size), float(acc), "stated", marker.lower(), colour.lower()))
+            stated.add(
+                (
+                    "PRM size",
+                    label,
+                    f"{size}B",
+                    None,
+                    float(size),
+                    float(acc),
+                    "stated",
+                    marker.lower(),
+                    colour.lower(),
+                )
+            )
     df = helpers.load("prm_data_scaling")
     assert len(stated) == 10
     assert set(df.iter_rows()) == stated

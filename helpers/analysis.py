@@ -1,0 +1,93 @@
+"""Analyses the figure notebooks share: rankings, separable gaps, described vs published."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+from scipy import stats as _st
+
+from . import data, stats
+
+
+def per_1k_tokens(df: pl.DataFrame, x: str = "token_length", y: str = "accuracy") -> float:
+    """Least-squares slope of y per extra 1,000 tokens."""
+    slope, _ = np.polyfit(df[x].to_numpy() / 1000, df[y].to_numpy(), 1)
+    return float(slope)
+
+
+def steps_along(
+    df: pl.DataFrame, label: str = "model", x: str = "token_length", y: str = "accuracy"
+) -> pl.DataFrame:
+    """Consecutive differences after sorting by x: what each step to a longer variant buys."""
+    ordered = df.sort(x, y)
+    return ordered.select(
+        pl.col(label).shift(1).alias("from"),
+        pl.col(label).alias("to"),
+        (pl.col(x) - pl.col(x).shift(1)).alias("extra_tokens"),
+        (pl.col(y) - pl.col(y).shift(1)).alias("gain"),
+    ).drop_nulls()
+
+
+def rank_agreement(
+    df: pl.DataFrame, by: str, panels: tuple[str, str], value: str, label: str
+) -> tuple[float, float, pl.DataFrame]:
+    """Kendall's tau between two panels' values for the same labels, its p-value, and ranks."""
+    a = df.filter(pl.col(by) == panels[0]).select(label, pl.col(value).alias(panels[0]))
+    b = df.filter(pl.col(by) == panels[1]).select(label, pl.col(value).alias(panels[1]))
+    both = a.join(b, on=label, how="inner", maintain_order="left")
+    tau, p = _st.kendalltau(both[panels[0]].to_numpy(), both[panels[1]].to_numpy())
+    ranks = both.with_columns(
+        pl.col(panels[0]).rank("min", descending=True).cast(pl.Int64).alias(f"rank {panels[0]}"),
+        pl.col(panels[1]).rank("min", descending=True).cast(pl.Int64).alias(f"rank {panels[1]}"),
+    ).sort(f"rank {panels[0]}")
+    return float(tau), float(p), ranks
+
+
+def adjacent_gaps(
+    df: pl.DataFrame, label: str, value: str, n: int, scale: float = 100.0
+) -> pl.DataFrame:
+    """Each model against the next one down the ranking: gap, and whether a two-proportion test
+    on n problems separates them at the 5% level."""
+    ranked = df.sort(value, descending=True).select(label, value)
+    ordered = list(ranked.iter_rows())
+    rows = [
+        (a, b, round(va - vb, 2), stats.distinguishable(va / scale, vb / scale, n))
+        for (a, va), (b, vb) in zip(ordered, ordered[1:], strict=False)
+    ]
+    return pl.DataFrame(rows, schema=["higher", "lower", "gap", "separable"], orient="row")
+
+
+def described_vs_published(
+    document: str,
+    described: pl.DataFrame,
+    label: str,
+    benchmark: str | None,
+    value: str,
+    metric: str = "accuracy",
+) -> pl.DataFrame:
+    """Join a description's readings with the papers' printed values on the matching label."""
+    pub = data.load("published_values").filter(
+        pl.col("document") == document,
+        pl.col("matches").is_not_null(),
+        pl.col("metric") == metric,
+    )
+    left = described.select(
+        pl.col(label).alias("label"),
+        (pl.col(benchmark) if benchmark in described.columns else pl.lit(benchmark)).alias(
+            "benchmark"
+        ),
+        pl.col(value).cast(pl.Float64).alias("described"),
+    )
+    joined = left.join(
+        pub.select(
+            pl.col("matches").alias("label"),
+            "benchmark",
+            "model",
+            "source",
+            pl.col("value").alias("published"),
+        ),
+        on=["label", "benchmark"],
+        how="inner",
+        maintain_order="left",
+    )
+    return joined.with_columns(difference=(pl.col("described") - pl.col("published")).round(2))
