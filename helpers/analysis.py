@@ -91,3 +91,43 @@ def described_vs_published(
         maintain_order="left",
     )
     return joined.with_columns(difference=(pl.col("described") - pl.col("published")).round(2))
+
+
+def step_dpo_gains(df: pl.DataFrame) -> pl.DataFrame:
+    """Each Step-DPO point against every plotted non-Step-DPO point of the same size whose label
+    starts with the same model name (e.g. Qwen2-72B-Step-DPO against both Qwen2-72B-Instruct
+    points). Sizes with no such point give no row."""
+    points = df.filter(pl.col("kind") == "point")
+    dpo = points.filter(pl.col("model").str.ends_with("-Step-DPO")).select(
+        "model_size",
+        pl.col("model").alias("step_dpo_model"),
+        pl.col("model").str.strip_suffix("-Step-DPO").alias("stem"),
+        pl.col("accuracy").alias("step_dpo"),
+    )
+    others = points.filter(~pl.col("model").str.ends_with("-Step-DPO")).select(
+        "model_size", pl.col("model").alias("base_model"), pl.col("accuracy").alias("base")
+    )
+    return (
+        dpo.join(others, on="model_size", how="inner", maintain_order="left")
+        .filter(pl.col("base_model").str.starts_with(pl.col("stem") + "-"))
+        .with_columns(
+            gain=(pl.col("step_dpo") - pl.col("base")).round(2),
+            mid=(pl.col("step_dpo") + pl.col("base")) / 2,
+        )
+        .drop("stem")
+    )
+
+
+def published_gains(document: str, suffix: str = " + Step-DPO") -> pl.DataFrame:
+    """Gains the paper prints: each `<model><suffix>` row against its `<model>` row."""
+    pub = data.load("published_values").filter(pl.col("document") == document)
+    treated = pub.filter(pl.col("model").str.ends_with(suffix)).select(
+        pl.col("model").str.strip_suffix(suffix).alias("base_model"),
+        "benchmark",
+        pl.col("value").alias("treated"),
+        pl.col("matches").alias("treated_matches"),
+    )
+    base = pub.select(pl.col("model").alias("base_model"), "benchmark", pl.col("value").alias("base"))
+    return treated.join(base, on=["base_model", "benchmark"], how="inner", maintain_order="left").with_columns(
+        gain=(pl.col("treated") - pl.col("base")).round(2)
+    )
