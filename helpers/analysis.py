@@ -131,3 +131,15 @@ def published_gains(document: str, suffix: str = " + Step-DPO") -> pl.DataFrame:
     return treated.join(base, on=["base_model", "benchmark"], how="inner", maintain_order="left").with_columns(
         gain=(pl.col("treated") - pl.col("base")).round(2)
     )
+
+
+def loglinear_band(
+    x: list[float], y_percent: list[float], n: int, grid: tuple[float, float], points: int = 40
+) -> tuple[stats.LogLinearFit, pl.DataFrame]:
+    """Fit accuracy (%) on log10(x), weighting each point by its binomial standard error on n
+    problems, and tabulate the fitted mean with its 95% band over `grid` (for charts)."""
+    sigma = [100 * stats.binomial_se(v / 100, n) for v in y_percent]
+    fit = stats.loglinear_fit(x, y_percent, sigma=sigma)
+    xs = np.geomspace(grid[0], grid[1], points)
+    rows = [(float(v), *fit.predict(float(v))) for v in xs]
+    return fit, pl.DataFrame(rows, schema=["samples", "mean", "lo", "hi"], orient="row")
