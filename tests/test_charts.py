@@ -110,9 +110,101 @@ def test_axis_round_trips_on_log_scale():
     assert ax.from_px(ax.to_px(59000)) == pytest.approx(59000)
 
 
-@pytest.mark.parametrize("build", ["length_scaling"])
-def test_every_chart_renders_to_png(build):
-    df = helpers.load("rl_length_scaling")
-    chart = getattr(charts, build)(df)
+@pytest.mark.parametrize(
+    "build, name",
+    [
+        ("length_scaling", "rl_length_scaling"),
+        ("step_dpo_sizing", "step_dpo_sizing"),
+        ("prm_data_scaling", "prm_data_scaling"),
+    ],
+)
+def test_every_chart_renders_to_png(build, name):
+    chart = getattr(charts, build)(helpers.load(name))
     bundle = theme.mimebundle(chart.to_dict())
     assert len(bundle["image/png"]) > 1000
+
+
+# ---- 002 ----------------------------------------------------------------------------------------
+
+
+def test_step_dpo_sizing_spec():
+    df = helpers.load("step_dpo_sizing")
+    spec = _roundtrip(charts.step_dpo_sizing(df))
+    legend, plot = spec["hconcat"]
+    assert spec["title"] == "Accuracy on the MATH test set"
+    # the described legend: four entries with no plotted point
+    legend_rows = _data(spec, legend["layer"][0], legend)
+    assert [r["model"] for r in legend_rows] == ["DeepSeekMath-RL", "Qwen2-7B-Instruct",
+                                                 "DeepSeekMath-Instruct", "MathGenieLM-Mistral"]
+    layers = plot["layer"]
+    rules = [ly for ly in layers if ly["mark"]["type"] == "rule"]
+    assert len(rules) == 1 and rules[0]["mark"]["strokeDash"] == [6, 4]
+    assert {r["model"] for r in _data(spec, rules[0])} == {"Gemini-1.5-Pro", "GPT-4-1106", "Claude-3-Opus"}
+    [points] = [ly for ly in layers if ly["mark"]["type"] == "point"]
+    rows = _data(spec, points, plot)
+    assert len(rows) == 11
+    shapes = {r["model"]: r["shape"] for r in rows}
+    assert all(shapes[m] == "triangle-up" for m in shapes if m.endswith("Step-DPO"))
+    assert all(shapes[m] == "circle" for m in shapes if not m.endswith("Step-DPO"))
+    assert {r["hex"] for r in rows if r["model"].endswith("Step-DPO")} == {theme.COLOURS["Step-DPO"]}
+    x = points["encoding"]["x"]
+    assert x["axis"]["values"] == [0, 1, 2, 3, 4, 5]
+    for i, size in enumerate(["7B", "32B", "47B", "57B", "70B", "72B"]):
+        assert f"datum.value == {i} ? '{size}'" in x["axis"]["labelExpr"]
+    assert points["encoding"]["y"]["scale"]["domain"] == [42.5, 72.5]
+    baseline_text = [ly for ly in layers if ly["mark"]["type"] == "text" and ly["mark"].get("align") == "left" and "dy" in ly["mark"]]
+    assert len(baseline_text) == 1
+
+
+def test_step_dpo_gains_layer_and_values():
+    from helpers import analysis
+
+    df = helpers.load("step_dpo_sizing")
+    gains = analysis.step_dpo_gains(df)
+    assert dict(zip(gains["base_model"], gains["gain"], strict=True)) == {
+        "Qwen1.5-32B-SFT": 2.0, "Qwen2-57B-A14B-Instruct": 7.5, "Llama3-70B-Instruct": 9.0,
+        "Qwen2-72B-Instruct†": -4.5, "Qwen2-72B-Instruct": 5.5,
+    }
+    spec = _roundtrip(charts.step_dpo_sizing(df, gains=gains))
+    plot = spec["hconcat"][1]
+    red = [ly for ly in plot["layer"] if ly["mark"].get("color") == theme.COLOURS["Step-DPO"]]
+    assert [ly["mark"]["type"] for ly in red] == ["rule", "text"]
+    xs = [r["pos"] for r in _data(spec, red[0]) if r["model_size"] == "72B"]
+    assert len(set(xs)) == 2  # the two 72B comparisons do not sit on top of each other
+
+
+# ---- 003 ----------------------------------------------------------------------------------------
+
+
+def test_prm_data_scaling_spec():
+    df = helpers.load("prm_data_scaling")
+    spec = _roundtrip(charts.prm_data_scaling(df))
+    left, right = spec["hconcat"]
+    assert left["title"] == "Number of Training Samples" and right["title"] == "Parameter Size of PRMs"
+    lines = [ly for ly in left["layer"] if ly["mark"]["type"] == "line"]
+    assert len(lines) == 2 and lines[1]["mark"]["strokeDash"] == [5, 4]
+    x = lines[0]["encoding"]["x"]
+    assert x["scale"]["type"] == "log" and x["axis"]["values"] == [1000, 5000, 10000, 59000]
+    assert "'59k'" in x["axis"]["labelExpr"]
+    hollow = [ly for ly in left["layer"] if ly["mark"]["type"] == "point" and ly["mark"]["filled"] is False]
+    assert len(hollow) == 1 and hollow[0]["transform"] == [{"filter": "(datum.status === 'extrapolated')"}]
+    [rpoints] = [ly for ly in right["layer"] if ly["mark"]["type"] == "point"]
+    rows = _data(spec, rpoints, right)
+    assert sorted(r["series"] for r in rows) == sorted([
+        "ReasonFlux-PRM-1.5B", "ReasonFlux-PRM-7B", "Qwen2.5-Math-PRM-7B", "Skywork-PRM-7B", "Qwen2.5-Math-PRM-72B"])
+    assert {r["series"]: r["shape"] for r in rows}["Skywork-PRM-7B"] == "square"
+    # the described 60-90 range, widened to hold the extrapolated ~92
+    ydom = rpoints["encoding"]["y"]["scale"]["domain"]
+    assert ydom[0] == 60 and ydom[1] >= 92
+
+
+def test_prm_fit_band_layer():
+    from helpers import analysis
+
+    fit, band = analysis.loglinear_band([1000, 10000], [83, 90], 500, (1000, 59000), points=5)
+    assert fit.slope == pytest.approx(7.0)
+    assert band.height == 5 and (band["lo"] < band["mean"]).all() and (band["mean"] < band["hi"]).all()
+    spec = _roundtrip(charts.prm_data_scaling(helpers.load("prm_data_scaling"), fit=band))
+    area = spec["hconcat"][0]["layer"][0]
+    assert area["mark"]["type"] == "area" and area["mark"]["clip"] is True
+    assert len(_data(spec, area)) == 5
