@@ -21,6 +21,7 @@ NAMES = [
     "prm_data_scaling",
     "grpo_vs_mel",
     "published_values",
+    "published_axes",
 ]
 FIGURES = NAMES[:5]
 
@@ -293,4 +294,4 @@ def test_published_values_match_description_labels():
     )
     matches = set(pub["matches"].drop_nulls())
     assert matches <= described, matches - described
-    assert pub.filter(pl.col("source").str.contains("Table|Section|README")).height == pub.height
+    assert pub.filter(pl.col("source").str.contains("Table|Section|README|Figure")).height == pub.height
