@@ -289,8 +289,10 @@ def test_rehash_is_atomic_and_reports_changes(package):
 
 def test_published_values_match_description_labels():
     pub = helpers.load("published_values")
-    described = set(helpers.load("rl_length_scaling")["model"]) | set(
-        helpers.load("step_dpo_sizing")["model"]
+    described = (
+        set(helpers.load("rl_length_scaling")["model"])
+        | set(helpers.load("step_dpo_sizing")["model"])
+        | set(helpers.load("training_dynamics")["benchmark"])
     )
     matches = set(pub["matches"].drop_nulls())
     assert matches <= described, matches - described
