@@ -127,10 +127,12 @@ def published_gains(document: str, suffix: str = " + Step-DPO") -> pl.DataFrame:
         pl.col("value").alias("treated"),
         pl.col("matches").alias("treated_matches"),
     )
-    base = pub.select(pl.col("model").alias("base_model"), "benchmark", pl.col("value").alias("base"))
-    return treated.join(base, on=["base_model", "benchmark"], how="inner", maintain_order="left").with_columns(
-        gain=(pl.col("treated") - pl.col("base")).round(2)
+    base = pub.select(
+        pl.col("model").alias("base_model"), "benchmark", pl.col("value").alias("base")
     )
+    return treated.join(
+        base, on=["base_model", "benchmark"], how="inner", maintain_order="left"
+    ).with_columns(gain=(pl.col("treated") - pl.col("base")).round(2))
 
 
 def loglinear_band(
@@ -143,3 +145,127 @@ def loglinear_band(
     xs = np.geomspace(grid[0], grid[1], points)
     rows = [(float(v), *fit.predict(float(v))) for v in xs]
     return fit, pl.DataFrame(rows, schema=["samples", "mean", "lo", "hi"], orient="row")
+
+
+def described_curves(td: pl.DataFrame, first: float = 0, last: float = 150) -> pl.DataFrame:
+    """What a 001 description states, as curves for `charts.training_grid`: a start-to-end
+    segment where it gives a start and an end, a band over the whole run where it gives only a
+    range, and token length from its start to its end value. Nothing in between is invented."""
+    rows = []
+    for r in td.sort("position").iter_rows(named=True):
+        b = r["benchmark"]
+        if r["accuracy_start"] is not None:
+            rows += [
+                (b, first, "accuracy", r["accuracy_start"], None, None),
+                (b, last, "accuracy", r["accuracy_end"], None, None),
+            ]
+        else:
+            rows += [
+                (b, it, "accuracy", None, r["accuracy_min"], r["accuracy_max"])
+                for it in (first, last)
+            ]
+        rows += [
+            (b, first, "token length", float(r["token_length_start"]), None, None),
+            (b, last, "token length", float(r["token_length_end"]), None, None),
+        ]
+    return pl.DataFrame(
+        rows, schema=["benchmark", "iteration", "metric", "value", "lo", "hi"], orient="row"
+    )
+
+
+def curves_from_counts(df: pl.DataFrame) -> pl.DataFrame:
+    """Per-iteration counts (benchmark, iteration, n, correct, token_length) as curves for
+    `charts.training_grid`: accuracy with its Wilson 95% interval, and token length."""
+    bounds = [stats.wilson_interval(c, n) for c, n in zip(df["correct"], df["n"], strict=True)]
+    acc = df.select(
+        "benchmark",
+        pl.col("iteration").cast(pl.Float64),
+        metric=pl.lit("accuracy"),
+        value=(pl.col("correct") / pl.col("n")).round(4),
+        lo=pl.Series([b[0] for b in bounds]).round(4),
+        hi=pl.Series([b[1] for b in bounds]).round(4),
+    )
+    tok = df.select(
+        "benchmark",
+        pl.col("iteration").cast(pl.Float64),
+        metric=pl.lit("token length"),
+        value=pl.col("token_length").cast(pl.Float64),
+        lo=pl.lit(None, dtype=pl.Float64),
+        hi=pl.lit(None, dtype=pl.Float64),
+    )
+    return pl.concat([acc, tok]).sort("benchmark", "metric", "iteration", maintain_order=True)
+
+
+def gain_and_growth(td: pl.DataFrame) -> pl.DataFrame:
+    """Per 001 benchmark: accuracy gain (end - start, where stated), the stated range's width
+    (where only a range is given), token-length growth, and the ranks of gain and growth."""
+    return (
+        td.select(
+            "position",
+            "benchmark",
+            "accuracy_shape",
+            gain=(pl.col("accuracy_end") - pl.col("accuracy_start")).round(3),
+            range_width=(pl.col("accuracy_max") - pl.col("accuracy_min")).round(3),
+            token_growth=pl.col("token_length_end") - pl.col("token_length_start"),
+        )
+        .with_columns(
+            gain_rank=pl.col("gain").rank("min", descending=True).cast(pl.Int64),
+            growth_rank=pl.col("token_growth").rank("min", descending=True).cast(pl.Int64),
+        )
+        .sort("position")
+    )
+
+
+def against_published_axes(td: pl.DataFrame, aliases: dict[str, str]) -> pl.DataFrame:
+    """Each 001 reading against the tick range of the same panel in the paper's figure;
+    `beyond_axis` marks readings that lie more than one tick step past the printed labels.
+
+    `aliases` maps a description label to the paper's panel title where they differ."""
+    axes = data.load("published_axes").filter(
+        pl.col("document") == "001", pl.col("axis") == "accuracy"
+    )
+    readings = td.select(
+        "position",
+        "benchmark",
+        panel=pl.col("benchmark").replace(aliases),
+        low=pl.coalesce("accuracy_start", "accuracy_min"),
+        high=pl.coalesce("accuracy_end", "accuracy_max"),
+    )
+    return (
+        readings.join(
+            axes.select("panel", "tick_min", "tick_max", "tick_step"),
+            on="panel",
+            how="left",
+            maintain_order="left",
+        )
+        .with_columns(
+            in_paper=pl.col("tick_min").is_not_null(),
+            # beyond where the axis can reach: more than one tick step past the printed labels
+            beyond_axis=(pl.col("low") < pl.col("tick_min") - pl.col("tick_step"))
+            | (pl.col("high") > pl.col("tick_max") + pl.col("tick_step")),
+        )
+        .sort("position")
+    )
+
+
+def implied_slopes(td: pl.DataFrame, aliases: dict[str, str]) -> pl.DataFrame:
+    """Accuracy gained per token from a description's start and end readings, beside the
+    trend slope the paper prints for the same benchmark (Figure 6 legend)."""
+    pub = data.load("published_values").filter(
+        pl.col("document") == "001", pl.col("metric") == "trend slope"
+    )
+    return (
+        td.filter(pl.col("accuracy_start").is_not_null())
+        .select(
+            "benchmark",
+            described=(pl.col("accuracy_end") - pl.col("accuracy_start"))
+            / (pl.col("token_length_end") - pl.col("token_length_start")),
+        )
+        .join(
+            pub.select(pl.col("matches").alias("benchmark"), pl.col("value").alias("published")),
+            on="benchmark",
+            how="left",
+            maintain_order="left",
+        )
+        .with_columns(ratio=(pl.col("published") / pl.col("described")).round(2))
+    )

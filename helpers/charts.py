@@ -194,20 +194,29 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
             - 0.14
         )
         layers.append(
-            alt.Chart(arrows).mark_rule(color=COLOURS["Step-DPO"], strokeWidth=2).encode(
-                x=alt.X("pos:Q").scale(domain=xdom), y=alt.Y("base:Q").scale(domain=ydom),
-                y2="step_dpo:Q", tooltip=["model_size:N", "base_model:N", "gain:Q"],
+            alt.Chart(arrows)
+            .mark_rule(color=COLOURS["Step-DPO"], strokeWidth=2)
+            .encode(
+                x=alt.X("pos:Q").scale(domain=xdom),
+                y=alt.Y("base:Q").scale(domain=ydom),
+                y2="step_dpo:Q",
+                tooltip=["model_size:N", "base_model:N", "gain:Q"],
             )
         )
         layers.append(
-            alt.Chart(arrows).mark_text(align="left", dx=4, color=COLOURS["Step-DPO"]).encode(
-                x=alt.X("pos:Q").scale(domain=xdom), y=alt.Y("mid:Q"),
+            alt.Chart(arrows)
+            .mark_text(align="left", dx=4, color=COLOURS["Step-DPO"])
+            .encode(
+                x=alt.X("pos:Q").scale(domain=xdom),
+                y=alt.Y("mid:Q"),
                 text=alt.Text("gain:Q", format="+.1f"),
             )
         )
     plot = alt.layer(*layers, marks, *labels).properties(width=560, height=380)
-    legend_rows = df.filter(pl.col("kind") == "legend only").with_row_index("row").with_columns(
-        hex=pl.col("colour").replace_strict(DESCRIBED)
+    legend_rows = (
+        df.filter(pl.col("kind") == "legend only")
+        .with_row_index("row")
+        .with_columns(hex=pl.col("colour").replace_strict(DESCRIBED))
     )
     legend_base = alt.Chart(legend_rows).encode(
         y=alt.Y("row:O").axis(None), color=alt.Color("hex:N").scale(None)
@@ -220,8 +229,9 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
     ).properties(
         width=150,
         height=90,
-        title=alt.Title("Legend (as described)", subtitle=["no plotted point for", "these entries"],
-                        fontSize=12),
+        title=alt.Title(
+            "Legend (as described)", subtitle=["no plotted point for", "these entries"], fontSize=12
+        ),
     )
     return alt.hconcat(legend, plot).properties(title=fig["title"])
 
@@ -252,8 +262,12 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
     left = df.filter(pl.col("panel") == "training samples")
     xdom = [700, 85000]
     left = with_label_positions(
-        left, "training_samples", "accuracy", "series",
-        Axis(xdom, PANEL_W, kind="log"), Axis(ydom, PANEL_H, flip=True),
+        left,
+        "training_samples",
+        "accuracy",
+        "series",
+        Axis(xdom, PANEL_W, kind="log"),
+        Axis(ydom, PANEL_H, flip=True),
     )
     expr = " : ".join(
         f"datum.value == {v} ? '{lab}'"
@@ -268,19 +282,25 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
     colour = alt.Color("hex:N").scale(None)
     base = alt.Chart(left)
     line = left.filter(pl.col("marker") == "line")
-    stated_line = alt.Chart(line.filter(pl.col("status") == "stated")).mark_line(
-        color=DESCRIBED["blue"]
-    ).encode(x=x, y=y)
+    stated_line = (
+        alt.Chart(line.filter(pl.col("status") == "stated"))
+        .mark_line(color=DESCRIBED["blue"])
+        .encode(x=x, y=y)
+    )
     bridge = line.sort("training_samples").tail(2)
-    extrapolated_line = alt.Chart(bridge).mark_line(
-        color=DESCRIBED["blue"], strokeDash=[5, 4]
-    ).encode(x=x, y=y)
-    stated = base.transform_filter(alt.datum.status == "stated").mark_point(
-        filled=True, size=90, opacity=1
-    ).encode(x=x, y=y, color=colour, shape=alt.Shape("shape:N").scale(None), tooltip=tooltip)
-    extrapolated = base.transform_filter(alt.datum.status == "extrapolated").mark_point(
-        filled=False, size=90, strokeWidth=2, opacity=1
-    ).encode(x=x, y=y, color=colour, shape=alt.Shape("shape:N").scale(None), tooltip=tooltip)
+    extrapolated_line = (
+        alt.Chart(bridge).mark_line(color=DESCRIBED["blue"], strokeDash=[5, 4]).encode(x=x, y=y)
+    )
+    stated = (
+        base.transform_filter(alt.datum.status == "stated")
+        .mark_point(filled=True, size=90, opacity=1)
+        .encode(x=x, y=y, color=colour, shape=alt.Shape("shape:N").scale(None), tooltip=tooltip)
+    )
+    extrapolated = (
+        base.transform_filter(alt.datum.status == "extrapolated")
+        .mark_point(filled=False, size=90, strokeWidth=2, opacity=1)
+        .encode(x=x, y=y, color=colour, shape=alt.Shape("shape:N").scale(None), tooltip=tooltip)
+    )
     names = left.with_columns(
         label=pl.when(pl.col("status") == "extrapolated")
         .then(pl.lit("extrapolated"))
@@ -340,3 +360,142 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
         width=PANEL_W, height=PANEL_H, title=right_fig["x_title"]
     )
     return alt.hconcat(left_chart, right_chart).properties(title=fig["title"])
+
+
+# ---- 001: training-dynamics grid ---------------------------------------------------------------
+
+CURVE_COLUMNS = {
+    "benchmark": pl.String,
+    "iteration": pl.Float64,
+    "metric": pl.String,
+    "value": pl.Float64,
+    "lo": pl.Float64,
+    "hi": pl.Float64,
+}
+
+
+def training_grid(
+    curves: pl.DataFrame,
+    *,
+    title: str,
+    subtitle: str | list[str] = "",
+    columns: int = 4,
+    order: Sequence[str] | None = None,
+    x_title: str = "Iterations",
+    accuracy_domain: Sequence[float] | None = None,
+    token_domain: Sequence[float] | None = None,
+) -> alt.FacetChart:
+    """001: one panel per benchmark, accuracy (left axis, blue circles) and token length (right
+    axis, orange squares) against iteration, each panel with its own scales.
+
+    `curves` is tidy (see CURVE_COLUMNS): metric is "accuracy" or "token length"; where `lo` and
+    `hi` are set on accuracy rows, a band is drawn (an interval, or a stated range). Domains,
+    if given, are shared by every panel (otherwise each panel fits its own data).
+    """
+    missing = set(CURVE_COLUMNS) - set(curves.columns)
+    if missing:
+        raise ValueError(f"curves lacks columns {sorted(missing)}")
+    curves = curves.select(pl.col(c).cast(t) for c, t in CURVE_COLUMNS.items()).with_columns(
+        series=pl.when(pl.col("metric") == "accuracy")
+        .then(pl.lit("Performance"))
+        .otherwise(pl.lit("Token Length"))
+    )
+    blue, orange = COLOURS["accuracy"], COLOURS["token length"]
+    colour = (
+        alt.Color("series:N")
+        .scale(domain=["Performance", "Token Length"], range=[blue, orange])
+        .legend(title=None, orient="top")
+    )
+    shape = (
+        alt.Shape("series:N")
+        .scale(domain=["Performance", "Token Length"], range=["circle", "square"])
+        .legend(title=None, orient="top")
+    )
+    x = alt.X("iteration:Q").title(x_title)
+    acc_scale = (
+        alt.Scale(zero=False, domain=list(accuracy_domain))
+        if accuracy_domain
+        else alt.Scale(zero=False)
+    )
+    tok_scale = alt.Scale(domain=list(token_domain)) if token_domain else alt.Scale()
+    base = alt.Chart().encode(x=x)
+    is_acc = alt.datum.metric == "accuracy"
+    band = (
+        base.transform_filter(is_acc & alt.expr.isValid(alt.datum.lo))
+        .mark_area(opacity=0.22, color=blue)
+        .encode(
+            y=alt.Y("lo:Q").title("Accuracy").scale(acc_scale).axis(titleColor=blue),
+            y2="hi:Q",
+        )
+    )
+    accuracy = (
+        base.transform_filter(is_acc & alt.expr.isValid(alt.datum.value))
+        .mark_line(point=alt.OverlayMarkDef(filled=True, size=28), strokeWidth=1.6)
+        .encode(
+            y=alt.Y("value:Q").title("Accuracy").scale(acc_scale).axis(titleColor=blue),
+            color=colour,
+            shape=shape,
+            tooltip=[
+                "benchmark:N",
+                "iteration:Q",
+                alt.Tooltip("value:Q", format=".3f"),
+                alt.Tooltip("lo:Q", format=".3f"),
+                alt.Tooltip("hi:Q", format=".3f"),
+            ],
+        )
+    )
+    tokens = (
+        base.transform_filter(alt.datum.metric == "token length")
+        .mark_line(
+            point=alt.OverlayMarkDef(filled=True, size=28), strokeWidth=1.6, strokeDash=[1, 0]
+        )
+        .encode(
+            y=alt.Y("value:Q")
+            .title("Token Length")
+            .scale(tok_scale)
+            .axis(orient="right", titleColor=orange),
+            color=colour,
+            shape=shape,
+            tooltip=["benchmark:N", "iteration:Q", alt.Tooltip("value:Q", format=",.0f")],
+        )
+    )
+    panel = alt.layer(alt.layer(band, accuracy), tokens).resolve_scale(y="independent")
+    sort = (
+        list(order)
+        if order is not None
+        else curves["benchmark"].unique(maintain_order=True).to_list()
+    )
+    return (
+        alt.layer(panel, data=curves)
+        .properties(width=190, height=120)
+        .facet(facet=alt.Facet("benchmark:N", sort=sort, title=None), columns=columns)
+        .resolve_scale(y="independent", x="independent")
+        .properties(title=alt.Title(title, subtitle=subtitle))
+    )
+
+
+def gain_vs_growth(gg: pl.DataFrame) -> alt.LayerChart:
+    """001 analysis: accuracy gain against token-length growth, one labelled point per benchmark
+    whose description gives a start and an end (ranges give no gain)."""
+    pts = gg.filter(pl.col("gain").is_not_null())
+    xdom = [0, max(32000, pts["token_growth"].max() * 1.1)]
+    ydom = [0, max(0.25, pts["gain"].max() * 1.2)]
+    pts = with_label_positions(
+        pts, "token_growth", "gain", "benchmark", Axis(xdom, 360), Axis(ydom, 240, flip=True)
+    )
+    x = alt.X("token_growth:Q").title("Token length growth over the run").scale(domain=xdom)
+    y = alt.Y("gain:Q").title("Accuracy gain (end - start)").scale(domain=ydom)
+    base = alt.Chart(pts)
+    points = base.mark_point(filled=True, size=70, color=COLOURS["accuracy"], opacity=1).encode(
+        x=x, y=y, tooltip=["benchmark:N", "gain:Q", "token_growth:Q"]
+    )
+    labels = text_layers(
+        base,
+        alt.X("label_x:Q").scale(domain=xdom),
+        alt.Y("label_y:Q").scale(domain=ydom),
+        "benchmark",
+        pts["label_align"].to_list(),
+    )
+    return alt.layer(points, *labels).properties(
+        width=360, height=240, title="Accuracy gain against token-length growth (as described)"
+    )
