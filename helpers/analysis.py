@@ -269,3 +269,22 @@ def implied_slopes(td: pl.DataFrame, aliases: dict[str, str]) -> pl.DataFrame:
         )
         .with_columns(ratio=(pl.col("published") / pl.col("described")).round(2))
     )
+
+
+def smooth(
+    df: pl.DataFrame,
+    weight: float,
+    *,
+    by: str = "method",
+    order: str = "step",
+    value: str = "score",
+) -> pl.DataFrame:
+    """Bias-corrected exponential moving average of `value` within each `by` group, in `order`
+    (as TensorBoard smooths: the spacing between points is ignored)."""
+    parts = [
+        g.sort(order).with_columns(
+            smoothed=pl.Series(stats.ema(g.sort(order)[value].to_list(), weight))
+        )
+        for _, g in df.group_by(by, maintain_order=True)
+    ]
+    return pl.concat(parts).sort(by, order)
