@@ -134,25 +134,39 @@ def test_step_dpo_sizing_spec():
     assert spec["title"] == "Accuracy on the MATH test set"
     # the described legend: four entries with no plotted point
     legend_rows = _data(spec, legend["layer"][0], legend)
-    assert [r["model"] for r in legend_rows] == ["DeepSeekMath-RL", "Qwen2-7B-Instruct",
-                                                 "DeepSeekMath-Instruct", "MathGenieLM-Mistral"]
+    assert [r["model"] for r in legend_rows] == [
+        "DeepSeekMath-RL",
+        "Qwen2-7B-Instruct",
+        "DeepSeekMath-Instruct",
+        "MathGenieLM-Mistral",
+    ]
     layers = plot["layer"]
     rules = [ly for ly in layers if ly["mark"]["type"] == "rule"]
     assert len(rules) == 1 and rules[0]["mark"]["strokeDash"] == [6, 4]
-    assert {r["model"] for r in _data(spec, rules[0])} == {"Gemini-1.5-Pro", "GPT-4-1106", "Claude-3-Opus"}
+    assert {r["model"] for r in _data(spec, rules[0])} == {
+        "Gemini-1.5-Pro",
+        "GPT-4-1106",
+        "Claude-3-Opus",
+    }
     [points] = [ly for ly in layers if ly["mark"]["type"] == "point"]
     rows = _data(spec, points, plot)
     assert len(rows) == 11
     shapes = {r["model"]: r["shape"] for r in rows}
     assert all(shapes[m] == "triangle-up" for m in shapes if m.endswith("Step-DPO"))
     assert all(shapes[m] == "circle" for m in shapes if not m.endswith("Step-DPO"))
-    assert {r["hex"] for r in rows if r["model"].endswith("Step-DPO")} == {theme.COLOURS["Step-DPO"]}
+    assert {r["hex"] for r in rows if r["model"].endswith("Step-DPO")} == {
+        theme.COLOURS["Step-DPO"]
+    }
     x = points["encoding"]["x"]
     assert x["axis"]["values"] == [0, 1, 2, 3, 4, 5]
     for i, size in enumerate(["7B", "32B", "47B", "57B", "70B", "72B"]):
         assert f"datum.value == {i} ? '{size}'" in x["axis"]["labelExpr"]
     assert points["encoding"]["y"]["scale"]["domain"] == [42.5, 72.5]
-    baseline_text = [ly for ly in layers if ly["mark"]["type"] == "text" and ly["mark"].get("align") == "left" and "dy" in ly["mark"]]
+    baseline_text = [
+        ly
+        for ly in layers
+        if ly["mark"]["type"] == "text" and ly["mark"].get("align") == "left" and "dy" in ly["mark"]
+    ]
     assert len(baseline_text) == 1
 
 
@@ -162,8 +176,11 @@ def test_step_dpo_gains_layer_and_values():
     df = helpers.load("step_dpo_sizing")
     gains = analysis.step_dpo_gains(df)
     assert dict(zip(gains["base_model"], gains["gain"], strict=True)) == {
-        "Qwen1.5-32B-SFT": 2.0, "Qwen2-57B-A14B-Instruct": 7.5, "Llama3-70B-Instruct": 9.0,
-        "Qwen2-72B-Instruct†": -4.5, "Qwen2-72B-Instruct": 5.5,
+        "Qwen1.5-32B-SFT": 2.0,
+        "Qwen2-57B-A14B-Instruct": 7.5,
+        "Llama3-70B-Instruct": 9.0,
+        "Qwen2-72B-Instruct†": -4.5,
+        "Qwen2-72B-Instruct": 5.5,
     }
     spec = _roundtrip(charts.step_dpo_sizing(df, gains=gains))
     plot = spec["hconcat"][1]
@@ -180,18 +197,33 @@ def test_prm_data_scaling_spec():
     df = helpers.load("prm_data_scaling")
     spec = _roundtrip(charts.prm_data_scaling(df))
     left, right = spec["hconcat"]
-    assert left["title"] == "Number of Training Samples" and right["title"] == "Parameter Size of PRMs"
+    assert (
+        left["title"] == "Number of Training Samples" and right["title"] == "Parameter Size of PRMs"
+    )
     lines = [ly for ly in left["layer"] if ly["mark"]["type"] == "line"]
     assert len(lines) == 2 and lines[1]["mark"]["strokeDash"] == [5, 4]
     x = lines[0]["encoding"]["x"]
     assert x["scale"]["type"] == "log" and x["axis"]["values"] == [1000, 5000, 10000, 59000]
     assert "'59k'" in x["axis"]["labelExpr"]
-    hollow = [ly for ly in left["layer"] if ly["mark"]["type"] == "point" and ly["mark"]["filled"] is False]
-    assert len(hollow) == 1 and hollow[0]["transform"] == [{"filter": "(datum.status === 'extrapolated')"}]
+    hollow = [
+        ly
+        for ly in left["layer"]
+        if ly["mark"]["type"] == "point" and ly["mark"]["filled"] is False
+    ]
+    assert len(hollow) == 1 and hollow[0]["transform"] == [
+        {"filter": "(datum.status === 'extrapolated')"}
+    ]
     [rpoints] = [ly for ly in right["layer"] if ly["mark"]["type"] == "point"]
     rows = _data(spec, rpoints, right)
-    assert sorted(r["series"] for r in rows) == sorted([
-        "ReasonFlux-PRM-1.5B", "ReasonFlux-PRM-7B", "Qwen2.5-Math-PRM-7B", "Skywork-PRM-7B", "Qwen2.5-Math-PRM-72B"])
+    assert sorted(r["series"] for r in rows) == sorted(
+        [
+            "ReasonFlux-PRM-1.5B",
+            "ReasonFlux-PRM-7B",
+            "Qwen2.5-Math-PRM-7B",
+            "Skywork-PRM-7B",
+            "Qwen2.5-Math-PRM-72B",
+        ]
+    )
     assert {r["series"]: r["shape"] for r in rows}["Skywork-PRM-7B"] == "square"
     # the described 60-90 range, widened to hold the extrapolated ~92
     ydom = rpoints["encoding"]["y"]["scale"]["domain"]
@@ -203,8 +235,144 @@ def test_prm_fit_band_layer():
 
     fit, band = analysis.loglinear_band([1000, 10000], [83, 90], 500, (1000, 59000), points=5)
     assert fit.slope == pytest.approx(7.0)
-    assert band.height == 5 and (band["lo"] < band["mean"]).all() and (band["mean"] < band["hi"]).all()
+    assert (
+        band.height == 5 and (band["lo"] < band["mean"]).all() and (band["mean"] < band["hi"]).all()
+    )
     spec = _roundtrip(charts.prm_data_scaling(helpers.load("prm_data_scaling"), fit=band))
     area = spec["hconcat"][0]["layer"][0]
     assert area["mark"]["type"] == "area" and area["mark"]["clip"] is True
     assert len(_data(spec, area)) == 5
+
+
+# ---- 001 ----------------------------------------------------------------------------------------
+
+
+def _panel_layers(spec: dict) -> tuple[dict, dict, dict]:
+    """(band, accuracy line, token line) of a training_grid facet spec."""
+    outer = spec["spec"]["layer"][0]
+    acc_layer, tokens = outer["layer"]
+    band, accuracy = acc_layer["layer"]
+    return band, accuracy, tokens
+
+
+def test_training_grid_from_the_description():
+    from helpers import analysis
+
+    td = helpers.load("training_dynamics")
+    curves = analysis.described_curves(td)
+    spec = _roundtrip(
+        charts.training_grid(
+            curves,
+            title="t",
+            order=td["benchmark"].to_list(),
+            accuracy_domain=[0.2, 1.0],
+            token_domain=[0, 30000],
+        )
+    )
+    assert spec["columns"] == 4
+    assert spec["facet"]["field"] == "benchmark" and len(spec["facet"]["sort"]) == 13
+    assert spec["resolve"]["scale"]["y"] == "independent"
+    band, accuracy, tokens = _panel_layers(spec)
+    assert band["mark"]["type"] == "area" and accuracy["mark"]["type"] == "line"
+    assert spec["spec"]["layer"][0]["resolve"]["scale"]["y"] == "independent"
+    assert tokens["encoding"]["y"]["axis"]["orient"] == "right"
+    assert accuracy["encoding"]["y"]["axis"]["titleColor"] == theme.COLOURS["accuracy"]
+    assert tokens["encoding"]["y"]["axis"]["titleColor"] == theme.COLOURS["token length"]
+    assert accuracy["encoding"]["y"]["scale"]["domain"] == [0.2, 1.0]
+    rows = spec["datasets"][spec["data"]["name"]]
+    # 13 benchmarks x 2 ends x 2 metrics, nothing in between
+    assert len(rows) == 52 and {r["iteration"] for r in rows} == {0.0, 150.0}
+    bands = [r for r in rows if r["lo"] is not None]
+    assert {r["benchmark"] for r in bands} == set(
+        td.filter(accuracy_shape="fluctuates")["benchmark"]
+    )
+
+
+def test_training_grid_rejects_untidy_input():
+    with pytest.raises(ValueError, match="lacks columns"):
+        charts.training_grid(pl.DataFrame({"benchmark": ["x"]}), title="t")
+
+
+def test_simulated_run_through_the_grid():
+    from helpers import analysis, simulate
+
+    truth = pl.DataFrame(
+        {
+            "benchmark": ["small", "large"],
+            "n_problems": [30, 500],
+            "acc_start": [0.3, 0.3],
+            "acc_end": [0.6, 0.6],
+            "tokens_start": [1000, 1000],
+            "tokens_end": [5000, 5000],
+        }
+    )
+    run = simulate.training_run(truth, list(range(0, 101, 10)), seed=1)
+    again = simulate.training_run(truth, list(range(0, 101, 10)), seed=1)
+    assert run.equals(again) and run.height == 22
+    assert (run["correct"] <= run["n"]).all()
+    curves = analysis.curves_from_counts(run)
+    acc = curves.filter(metric="accuracy")
+    assert ((acc["lo"] <= acc["value"]) & (acc["value"] <= acc["hi"])).all()
+    spread = acc.group_by("benchmark").agg((pl.col("hi") - pl.col("lo")).mean()).sort("benchmark")
+    assert spread["hi"][1] > 3 * spread["hi"][0]  # "small" (n=30) bands are far wider
+    spec = _roundtrip(charts.training_grid(curves, title="simulated"))
+    assert len(spec["datasets"][spec["data"]["name"]]) == 44
+
+
+# ---- 004 ----------------------------------------------------------------------------------------
+
+
+def test_grpo_vs_mel_spec():
+    df = helpers.load("grpo_vs_mel")
+    spec = _roundtrip(charts.grpo_vs_mel(df))
+    assert spec["title"] == "Benchmark: AIME24"
+    marks = [ly["mark"]["type"] for ly in spec["layer"]]
+    assert marks == ["rect", "line", "point", "text"]
+    rect, line, point, text = spec["layer"]
+    assert _data(spec, rect) == [
+        {"method": "GRPO", "step": 60, "step_end": 100, "range low": 0.27, "range high": 0.3}
+    ]
+    enc = point["encoding"]
+    assert enc["color"]["scale"]["range"] == [theme.COLOURS["GRPO"], theme.COLOURS["MEL"]]
+    assert enc["shape"]["scale"]["range"] == ["circle", "triangle-up"]
+    assert enc["color"]["legend"]["orient"] == "bottom-right"
+    assert len(_data(spec, point, spec)) == 13
+    assert [r["note"] for r in _data(spec, text)] == [
+        "peak 0.37 (step 100)",
+        "peak 0.46 (step 130)",
+    ]
+    ydom = enc["y"]["scale"]["domain"]
+    assert ydom[0] < 0.13 and ydom[1] > 0.46  # described 0.15-0.45, widened to the points
+
+
+def test_grpo_vs_mel_intervals_and_smoothing():
+    from helpers import analysis
+
+    df = helpers.load("grpo_vs_mel")
+    smoothed = analysis.smooth(df.filter(kind="point"), 0.6)
+    spec = _roundtrip(charts.grpo_vs_mel(df, n_problems=30, smoothed=smoothed))
+    marks = [
+        ly["mark"]["type"] if isinstance(ly["mark"], dict) else ly["mark"] for ly in spec["layer"]
+    ]
+    assert marks[:3] == ["rect", "errorbar", "line"]
+    bars = _data(spec, spec["layer"][1], spec)
+    first = next(r for r in bars if r["method"] == "GRPO" and r["step"] == 0)
+    lo, hi = stats_wilson(0.13 * 30, 30)
+    assert first["lo"] == pytest.approx(lo) and first["hi"] == pytest.approx(hi)
+    dashed = spec["layer"][2]
+    assert dashed["mark"]["strokeDash"] == [5, 3] and len(_data(spec, dashed)) == 13
+
+
+def stats_wilson(k, n):
+    from helpers import stats
+
+    return stats.wilson_interval(k, n)
+
+
+@pytest.mark.parametrize(
+    "build, name",
+    [("grpo_vs_mel", "grpo_vs_mel")],
+)
+def test_more_charts_render_to_png(build, name):
+    chart = getattr(charts, build)(helpers.load(name))
+    assert len(theme.mimebundle(chart.to_dict())["image/png"]) > 1000

@@ -296,4 +296,7 @@ def test_published_values_match_description_labels():
     )
     matches = set(pub["matches"].drop_nulls())
     assert matches <= described, matches - described
-    assert pub.filter(pl.col("source").str.contains("Table|Section|README|Figure")).height == pub.height
+    assert (
+        pub.filter(pl.col("source").str.contains("Table|Section|README|Figure")).height
+        == pub.height
+    )

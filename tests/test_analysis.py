@@ -1,0 +1,113 @@
+"""Analyses the notebooks share, against hand-computed answers."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+import helpers
+from helpers import analysis
+
+
+def test_per_1k_tokens_recovers_a_known_slope():
+    df = pl.DataFrame({"token_length": [1000, 2000, 3000], "accuracy": [50.0, 52.5, 55.0]})
+    assert analysis.per_1k_tokens(df) == pytest.approx(2.5)
+
+
+def test_steps_along_sorts_by_length():
+    df = pl.DataFrame(
+        {"model": ["b", "a", "c"], "token_length": [200, 100, 400], "accuracy": [60.0, 50.0, 61.0]}
+    )
+    out = analysis.steps_along(df)
+    assert out.rows() == [("a", "b", 100, 10.0), ("b", "c", 200, 1.0)]
+
+
+def test_rank_agreement_on_identical_and_reversed_orders():
+    df = pl.DataFrame(
+        {
+            "panel": ["A"] * 3 + ["B"] * 3,
+            "m": list("xyz") * 2,
+            "v": [1.0, 2.0, 3.0, 10.0, 20.0, 30.0],
+        }
+    )
+    tau, _, ranks = analysis.rank_agreement(df, "panel", ("A", "B"), "v", "m")
+    assert tau == pytest.approx(1.0) and ranks["m"].to_list() == ["z", "y", "x"]
+    rev = df.with_columns(
+        v=pl.when(pl.col("panel") == "B").then(-pl.col("v")).otherwise(pl.col("v"))
+    )
+    assert analysis.rank_agreement(rev, "panel", ("A", "B"), "v", "m")[0] == pytest.approx(-1.0)
+
+
+def test_adjacent_gaps():
+    df = pl.DataFrame({"m": ["a", "b", "c"], "acc": [90.0, 60.0, 58.0]})
+    gaps = analysis.adjacent_gaps(df, "m", "acc", 500)
+    assert gaps.rows() == [("a", "b", 30.0, True), ("b", "c", 2.0, False)]
+
+
+def test_described_vs_published_for_000():
+    df = helpers.load("rl_length_scaling")
+    cmp = analysis.described_vs_published("000", df, "model", "panel", "accuracy")
+    row = cmp.filter(label="qwen25-72B-inst", benchmark="AIME2024").row(0, named=True)
+    assert (row["described"], row["published"], row["difference"]) == (21.0, 23.3, -2.3)
+    assert cmp.height == 10
+
+
+def test_published_gains_for_step_dpo():
+    gains = analysis.published_gains("002")
+    by_base = dict(zip(gains["base_model"], gains["gain"], strict=True))
+    assert by_base["Qwen2-72B-SFT"] == 3.0 and by_base["Qwen2-72B-Instruct"] == 1.4
+    assert gains.height == 8
+
+
+def test_described_curves_state_nothing_in_between():
+    td = helpers.load("training_dynamics")
+    curves = analysis.described_curves(td)
+    assert curves.height == 13 * 4
+    aime = curves.filter(benchmark="AIME2024", metric="accuracy")
+    assert aime.select("iteration", "value").rows() == [(0.0, 0.5), (150.0, 0.7)]
+    gpqa = curves.filter(benchmark="GPQA", metric="accuracy")
+    assert gpqa["value"].null_count() == 2 and gpqa["lo"].to_list() == [0.4, 0.4]
+
+
+def test_gain_and_growth_ranks():
+    gg = analysis.gain_and_growth(helpers.load("training_dynamics"))
+    assert gg.filter(pl.col("gain").is_not_null()).height == 5
+    assert gg.filter(benchmark="AIMO2024")["growth_rank"].item() == 1
+    assert set(gg.filter(gain_rank=1)["benchmark"]) == {"AIME2024", "KACYAN"}
+
+
+def test_against_published_axes_flags_impossible_readings():
+    td = helpers.load("training_dynamics")
+    axes = analysis.against_published_axes(
+        td, {"Total@temp_1.0": "total@temp_1.0", "KACYAN": "KAOYAN"}
+    )
+    assert set(axes.filter("beyond_axis")["benchmark"]) == {
+        "Total@temp_1.0",
+        "AIME2024",
+        "Chemistry",
+        "Physics",
+    }
+    assert axes.filter(~pl.col("in_paper"))["benchmark"].to_list() == ["BZ2024"]
+
+
+def test_implied_slopes():
+    td = helpers.load("training_dynamics")
+    out = analysis.implied_slopes(td, {})
+    aime = out.filter(benchmark="AIME2024").row(0, named=True)
+    assert aime["described"] == pytest.approx(0.2 / 20000)
+    assert aime["published"] == pytest.approx(3.40e-05) and aime["ratio"] == 3.4
+
+
+def test_smooth_matches_ema_per_group():
+    df = pl.DataFrame(
+        {"method": ["a", "a", "b", "b"], "step": [1, 0, 0, 1], "score": [2.0, 1.0, 4.0, 4.0]}
+    )
+    out = analysis.smooth(df, 0.5)
+    assert out.filter(method="a")["smoothed"].to_list() == pytest.approx([1.0, 5 / 3])
+    assert out.filter(method="b")["smoothed"].to_list() == pytest.approx([4.0, 4.0])
+
+
+def test_loglinear_band_brackets_the_fit():
+    fit, band = analysis.loglinear_band([1000, 10000], [83.0, 90.0], 500, (1000, 10000), points=3)
+    assert band["samples"].to_list() == pytest.approx([1000, 3162.28, 10000], rel=1e-4)
+    assert band["mean"].to_list() == pytest.approx([83.0, 86.5, 90.0])
