@@ -5,9 +5,23 @@ PY := $(VENV)/bin/python
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
 STAMP := $(VENV)/.installed
 
-.PHONY: install report test lab lint format clean rehash
+# Debian packages: Liberation fonts (charts name them, so PNGs are the same on every machine),
+# chromium (browser tests), iproute2 (the offline-execution test). Installed when missing.
+APT_PACKAGES := fonts-liberation chromium iproute2
 
-install: $(STAMP)
+.PHONY: install report test lab lint format clean rehash system
+
+install: system $(STAMP)
+
+system:
+	@if ! dpkg -s $(APT_PACKAGES) >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "installing $(APT_PACKAGES)"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PACKAGES) >/dev/null; \
+		else \
+			echo "warning: please install $(APT_PACKAGES) (Debian/Ubuntu package names)" >&2; \
+		fi; \
+	fi
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python >= 3.11 is needed; set PYTHON=/path/to/python3.11")'
@@ -18,13 +32,14 @@ $(STAMP): pyproject.toml
 	touch $@
 
 # Execute every notebook top to bottom, in place, with no timestamps (re-execution is byte-identical).
-report: $(STAMP)
+report: install
 	$(PY) -m helpers.report $(NOTEBOOKS)
+	$(PY) -m helpers.site
 
-test: $(STAMP)
+test: install
 	$(PY) -m pytest
 
-lab: $(STAMP)
+lab: install
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks
 
 lint: $(STAMP)
@@ -36,7 +51,7 @@ format: $(STAMP)
 	$(VENV)/bin/ruff check --fix helpers tests benchmarks
 
 clean:
-	rm -rf $(VENV) site .pytest_cache
+	rm -rf $(VENV) site .pytest_cache test-artifacts
 
 # After editing a file in data/, record its new checksum in data/datapackage.json.
 rehash: $(STAMP)

@@ -1,0 +1,261 @@
+"""Seen as users see it: every chart drawn in JupyterLab and in the static report, offline.
+
+Uses playwright with Debian's chromium (never a downloaded browser). On failure a screenshot is
+saved under test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, sync_playwright
+
+from helpers import site
+from helpers.paths import NOTEBOOKS, ROOT
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = ROOT / "test-artifacts"
+PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+NOTEBOOK_FILES = sorted(NOTEBOOKS.glob("*.ipynb"))
+
+
+def _screenshot_on_failure(page: Page, name: str):
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    assert CHROMIUM.exists(), (
+        "Debian chromium is needed: apt-get install -y chromium (make test does it)"
+    )
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def lab(tmp_path_factory):
+    """JupyterLab on a free loopback port, with a token and a home of its own."""
+    home = tmp_path_factory.mktemp("labhome")
+    settings = home / "settings" / "@jupyterlab" / "notebook-extension"
+    settings.mkdir(parents=True)
+    # render every cell, not only those in view, so all charts can be counted
+    (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+    news = home / "settings" / "@jupyterlab" / "apputils-extension"
+    news.mkdir(parents=True)
+    (news / "notification.jupyterlab-settings").write_text(json.dumps({"fetchNews": "false"}))
+    env = {
+        **os.environ,
+        "HOME": str(home),
+        "JUPYTER_CONFIG_DIR": str(home / "config"),
+        "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+        "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
+        "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
+    }
+    port, token = _free_port(), secrets.token_hex(16)
+    log = (home / "lab.log").open("w")
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            "--ip=127.0.0.1",
+            f"--port={port}",
+            f"--IdentityProvider.token={token}",
+            "--allow-root",
+            f"--ServerApp.root_dir={NOTEBOOKS}",
+            "--LabApp.news_url=",
+            "--ServerApp.open_browser=False",
+        ],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 60
+    while True:
+        try:
+            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+            break
+        except OSError:
+            if time.time() > deadline or server.poll() is not None:
+                server.kill()
+                raise RuntimeError((home / "lab.log").read_text()) from None
+            time.sleep(0.3)
+    yield base, token
+    server.terminate()
+    try:
+        server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        server.kill()
+    log.close()
+
+
+def _chart_outputs(nb: Path) -> int:
+    return len(site.figures(nb))
+
+
+@pytest.mark.parametrize("nb", NOTEBOOK_FILES, ids=[n.stem for n in NOTEBOOK_FILES])
+def test_every_chart_draws_in_jupyterlab(browser, lab, nb):
+    base, token = lab
+    expected = _chart_outputs(nb)
+    assert expected >= 1
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(
+            f"{base}/lab/workspaces/{nb.stem}-{secrets.token_hex(4)}/tree/{nb.name}?reset&token={token}"
+        )
+        drawn = f"{PANEL} .vega-embed canvas, {PANEL} .vega-embed svg.marks"
+        page.wait_for_function(
+            "([sel, n]) => document.querySelectorAll(sel).length >= n",
+            arg=[drawn, expected],
+            timeout=90_000,
+        )
+        assert page.locator(f"{PANEL} .vega-embed").count() == expected
+        assert page.locator(drawn).count() == expected
+        assert errors == []
+    except Exception:
+        _screenshot_on_failure(page, f"lab-{nb.stem}")
+        raise
+    finally:
+        page.close()
+
+
+@pytest.fixture(scope="session")
+def report(tmp_path_factory) -> Path:
+    return site.build(NOTEBOOK_FILES, out=tmp_path_factory.mktemp("report") / "site")
+
+
+def _offline_page(browser, blocked: list[str]) -> Page:
+    context = browser.new_context(offline=True, viewport={"width": 1300, "height": 900})
+
+    def route(r):
+        if r.request.url.startswith(("file:", "data:", "blob:")):
+            r.continue_()
+        else:
+            blocked.append(r.request.url)
+            r.abort()
+
+    context.route("**/*", route)
+    return context.new_page()
+
+
+def test_report_has_every_notebook_and_figure(report):
+    index = (report / "index.html").read_text()
+    figures = [f for nb in NOTEBOOK_FILES for f in site.figures(nb)]
+    for nb in NOTEBOOK_FILES:
+        assert f"href='{nb.stem}.html'" in index
+        assert (report / f"{nb.stem}.html").is_file()
+    for f in figures:
+        for suffix in (".png", ".svg", ".html"):
+            assert (report / "figures" / f"{f.stem}{suffix}").stat().st_size > 1000
+        assert f"figures/{f.stem}.html" in index
+    assert not list(report.parent.glob(".site.*"))  # no leftover temporary folders
+
+
+def test_report_pages_render_offline(browser, report):
+    pages = [report / "index.html", *(report / f"{nb.stem}.html" for nb in NOTEBOOK_FILES)]
+    for path in pages:
+        blocked: list[str] = []
+        page = _offline_page(browser, blocked)
+        errors: list[str] = []
+        page.on(
+            "console", lambda m, errors=errors: errors.append(m.text) if m.type == "error" else None
+        )
+        try:
+            page.goto(path.as_uri())
+            page.wait_for_load_state("load")
+            images = page.locator("img")
+            if path.name != "index.html":
+                nb = NOTEBOOKS / f"{path.stem}.ipynb"
+                assert images.count() == _chart_outputs(nb)
+            loaded = page.evaluate(
+                "() => [...document.images].every(i => i.complete && i.naturalWidth > 0)"
+            )
+            assert loaded and blocked == [] and errors == []
+        except Exception:
+            _screenshot_on_failure(page, f"report-{path.stem}")
+            raise
+        finally:
+            page.context.close()
+
+
+def test_report_figures_are_interactive_offline(browser, report):
+    for html in sorted((report / "figures").glob("*.html")):
+        blocked: list[str] = []
+        page = _offline_page(browser, blocked)
+        errors: list[str] = []
+        page.on(
+            "console", lambda m, errors=errors: errors.append(m.text) if m.type == "error" else None
+        )
+        try:
+            page.goto(html.as_uri())
+            page.wait_for_selector(".vega-embed svg.marks, .vega-embed canvas", timeout=30_000)
+            assert blocked == [] and errors == []
+        except Exception:
+            _screenshot_on_failure(page, f"figure-{html.stem}")
+            raise
+        finally:
+            page.context.close()
+
+
+def test_static_site_rebuild_replaces_cleanly(tmp_path):
+    nb = NOTEBOOK_FILES[-1]
+    out = tmp_path / "site"
+    site.build([nb], out=out)
+    (out / "stale.html").write_text("old")
+    site.build([nb], out=out)
+    assert not (out / "stale.html").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+
+
+def test_interrupted_build_keeps_the_previous_site(tmp_path, monkeypatch):
+    nb = NOTEBOOK_FILES[-1]
+    out = tmp_path / "site"
+    site.build([nb], out=out)
+    before = sorted(p.relative_to(out) for p in out.rglob("*"))
+
+    def boom(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(site, "_notebook_body", boom)
+    with pytest.raises(KeyboardInterrupt):
+        site.build([nb], out=out)
+    assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+
+
+def test_screenshots_dir_is_ignored_by_git():
+    assert "test-artifacts/" in (ROOT / ".gitignore").read_text()
+    assert shutil.which("git")
