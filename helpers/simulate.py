@@ -43,3 +43,48 @@ def training_run(benchmarks: pl.DataFrame, iterations: Sequence[int], *, seed: i
             )
         )
     return pl.concat(parts)
+
+
+# benchmark name -> (problems, samples per problem, ability offset): the example run's design
+EXAMPLE_BENCHMARKS = {
+    "aime-like (simulated)": (30, 8, -1.6),
+    "math500-like (simulated)": (500, 1, 0.6),
+    "gpqa-like (simulated)": (198, 2, -0.4),
+}
+
+
+def example_samples(
+    *, seed: int = 7, steps: Sequence[int] = tuple(range(0, 151, 10))
+) -> pl.DataFrame:
+    """A small simulated RL run as a tidy per-sample table (step, benchmark, problem_id,
+    sample_id, correct, response_tokens), for the bring-your-own-run notebook's default.
+
+    Each problem has a fixed difficulty, so samples of one problem are correlated; the policy's
+    ability rises with step; a sample is correct with probability sigmoid(ability - difficulty);
+    response length is log-normal with a median growing from 600 to 3,000 tokens.
+    """
+    rng = np.random.default_rng(seed)
+    steps_arr = np.asarray(steps, dtype=float)
+    progress = (steps_arr - steps_arr[0]) / (steps_arr[-1] - steps_arr[0])
+    parts = []
+    for name, (problems, samples, offset) in EXAMPLE_BENCHMARKS.items():
+        difficulty = rng.normal(0.0, 1.5, problems)
+        for step, frac in zip(steps, progress, strict=True):
+            ability = offset + 1.5 * frac
+            p = 1 / (1 + np.exp(-(ability - difficulty)))
+            correct = rng.random((problems, samples)) < p[:, None]
+            median = 600 + 2400 * frac
+            tokens = np.exp(rng.normal(np.log(median), 0.5, (problems, samples))).round()
+            parts.append(
+                pl.DataFrame(
+                    {
+                        "step": np.full(problems * samples, step, dtype=np.int64),
+                        "benchmark": name,
+                        "problem_id": np.repeat([f"p{j:03d}" for j in range(problems)], samples),
+                        "sample_id": np.tile(np.arange(samples, dtype=np.int64), problems),
+                        "correct": correct.ravel(),
+                        "response_tokens": tokens.ravel().astype(np.int64),
+                    }
+                )
+            )
+    return pl.concat(parts)

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
-import vl_convert as vlc
 from nbconvert import HTMLExporter
 
+from . import export
 from .paths import NOTEBOOKS, SITE
 from .theme import VEGALITE_MIME
 
@@ -106,11 +106,8 @@ def build(notebooks: list[Path], out: Path = SITE) -> Path:
         for notebook in sorted(Path(n) for n in notebooks):
             figs = figures(notebook)
             for f in figs:
-                base = tmp / "figures" / f.stem
-                base.with_suffix(".png").write_bytes(vlc.vegalite_to_png(f.spec, scale=2.0))
-                base.with_suffix(".svg").write_text(vlc.vegalite_to_svg(f.spec), encoding="utf-8")
-                interactive = vlc.vegalite_to_html(f.spec, bundle=True, renderer="svg")
-                base.with_suffix(".html").write_text(interactive, encoding="utf-8")
+                for suffix in export.FORMATS:
+                    export.save(f.spec, tmp / "figures" / f"{f.stem}{suffix}")
             body = (
                 f"<p><a href='index.html'>All notebooks</a></p>"
                 f"<h2>Figures in this notebook</h2>{_figure_list(figs, 'figures/')}"

@@ -34,6 +34,16 @@ def exact_interval(successes: int, n: int, level: float = 0.95) -> tuple[float, 
     return float(lo), float(hi)
 
 
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """Unbiased pass@k for one problem: n samples, c correct (Chen et al. 2021),
+    1 - C(n - c, k) / C(n, k)."""
+    if not 0 <= c <= n or not 1 <= k <= n:
+        raise ValueError(f"need 0 <= c <= n and 1 <= k <= n; got n={n}, c={c}, k={k}")
+    if n - c < k:
+        return 1.0
+    return 1.0 - math.comb(n - c, k) / math.comb(n, k)
+
+
 def binomial_se(p: float, n: int) -> float:
     """Standard error of a proportion p measured on n independent problems."""
     return math.sqrt(p * (1 - p) / n)
