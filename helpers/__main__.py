@@ -15,9 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
-import polars as pl
-
-from . import charts, export, runs
+from . import export, runs
 from .errors import DataError
 from .io import write_text_atomic
 
@@ -43,70 +41,6 @@ Formats recognised:
 def _progress(i: int, n: int, path: Path) -> None:
     if n > 1:
         print(f"reading {i}/{n}: {path}", file=sys.stderr, flush=True)
-
-
-def build(files: list[Path], args: argparse.Namespace) -> tuple[object, pl.DataFrame]:
-    """The chart and the table behind it for these input files."""
-    kinds = {f: runs.detect(f) for f in files}
-    found = set(kinds.values())
-    if len(found) > 1:
-        detail = ", ".join(f"{f.name}: {k}" for f, k in kinds.items())
-        raise DataError(files[0], f"files of one format; got {detail}")
-    kind = found.pop()
-    title = args.title
-    if kind == "wandb":
-        val = [f for f in files if runs.wandb_benchmarks(f)]
-        train = [f for f in files if f not in val]
-        if len(val) != 1 or len(train) > 1:
-            raise DataError(
-                files[0],
-                "one export with validation columns and at most one training-metrics export",
-            )
-        curves = runs.wandb_curves(
-            val[0],
-            train[0] if train else None,
-            benchmarks=args.benchmarks,
-            length_column=args.length_column,
-        )
-        chart = charts.training_grid(
-            curves,
-            title=title or f"{val[0].stem}: validation score and response length",
-            subtitle="W&B export; response length matched to the nearest earlier step",
-            x_title="Step",
-            columns=args.columns,
-        )
-        return chart, curves
-    if kind in ("qwen-math", "lm-eval"):
-        read = runs.read_qwen_math if kind == "qwen-math" else runs.read_lm_eval
-        for i, f in enumerate(files, 1):
-            _progress(i, len(files), f)
-        frames = [read(f).with_columns(file=pl.lit(f.stem)) for f in files]
-        samples = pl.concat(frames, how="diagonal")
-        group = "level" if len(files) == 1 and "level" in samples.columns else "file"
-        table = runs.accuracy_table(samples, [group])
-        overall = runs.accuracy_table(samples) if len(files) == 1 else None
-        chart = charts.accuracy_by_group(
-            table, group, title=title or f"Accuracy by {group} ({files[0].stem})", overall=overall
-        )
-        return chart, table
-    if kind == "samples":
-        lf = runs.scan_samples(files, progress=_progress)
-        if args.benchmarks:
-            lf = lf.filter(pl.col("benchmark").is_in(args.benchmarks))
-        summary = runs.aggregate_samples(lf)
-        chart = charts.training_grid(
-            runs.sample_curves(summary),
-            title=title or "Accuracy and response length by step",
-            subtitle="bands: Wilson 95% intervals over problems",
-            x_title="Step",
-            columns=args.columns,
-        )
-        return chart, summary
-    scores = pl.concat([runs.read_scores(f, benchmarks=args.benchmarks) for f in files])
-    chart = charts.accuracy_vs_size(
-        scores, title=title or "Accuracy against model size", columns=args.columns
-    )
-    return chart, scores
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -151,7 +85,14 @@ def main(argv: list[str] | None = None) -> int:
     if out.suffix not in (*export.FORMATS, ".csv"):
         parser.error(f"OUT must end in .html, .png, .svg or .csv; got {out.name}")
     try:
-        chart, table = build(args.files, args)
+        chart, table = runs.chart_for(
+            args.files,
+            benchmarks=args.benchmarks,
+            length_column=args.length_column,
+            columns=args.columns,
+            title=args.title,
+            progress=_progress,
+        )
     except DataError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import polars as pl
 
-from . import stats
+from . import charts, stats
 from .errors import DataError
 
 VAL_PREFIX = "val/test_score/"
@@ -528,3 +528,78 @@ def read_scores(
         .rename({model: "model", size: "size_b", **({family: "family"} if family else {})})
         .drop_nulls("accuracy")
     )
+
+
+def chart_for(
+    files: Sequence[str | Path],
+    *,
+    benchmarks: Sequence[str] | None = None,
+    length_column: str = LENGTH_COLUMN,
+    columns: int = 4,
+    title: str | None = None,
+    progress=None,
+) -> tuple[object, pl.DataFrame]:
+    """Recognise the inputs' format and build the matching chart and the table behind it:
+    the training grid (W&B export, tidy per-sample tables), accuracy by level (per-sample
+    JSONL), or accuracy against model size (scores table)."""
+    files = [Path(f) for f in files]
+    progress = progress or (lambda i, n, path: None)
+    kinds = {f: detect(f) for f in files}
+    found = set(kinds.values())
+    if len(found) > 1:
+        detail = ", ".join(f"{f.name}: {k}" for f, k in kinds.items())
+        raise DataError(files[0], f"files of one format; got {detail}")
+    kind = found.pop()
+    if kind == "wandb":
+        val = [f for f in files if wandb_benchmarks(f)]
+        train = [f for f in files if f not in val]
+        if len(val) != 1 or len(train) > 1:
+            raise DataError(
+                files[0],
+                "one export with validation columns and at most one training-metrics export",
+            )
+        curves = wandb_curves(
+            val[0],
+            train[0] if train else None,
+            benchmarks=benchmarks,
+            length_column=length_column,
+        )
+        chart = charts.training_grid(
+            curves,
+            title=title or f"{val[0].stem}: validation score and response length",
+            subtitle="W&B export; response length matched to the nearest earlier step",
+            x_title="Step",
+            columns=columns,
+        )
+        return chart, curves
+    if kind in ("qwen-math", "lm-eval"):
+        read = read_qwen_math if kind == "qwen-math" else read_lm_eval
+        for i, f in enumerate(files, 1):
+            progress(i, len(files), f)
+        frames = [read(f).with_columns(file=pl.lit(f.stem)) for f in files]
+        samples = pl.concat(frames, how="diagonal")
+        group = "level" if len(files) == 1 and "level" in samples.columns else "file"
+        table = accuracy_table(samples, [group])
+        overall = accuracy_table(samples) if len(files) == 1 else None
+        chart = charts.accuracy_by_group(
+            table, group, title=title or f"Accuracy by {group} ({files[0].stem})", overall=overall
+        )
+        return chart, table
+    if kind == "samples":
+        lf = scan_samples(files, progress=progress)
+        if benchmarks:
+            lf = lf.filter(pl.col("benchmark").is_in(benchmarks))
+        summary = aggregate_samples(lf)
+        chart = charts.training_grid(
+            sample_curves(summary),
+            title=title or "Accuracy and response length by step",
+            subtitle="bands: Wilson 95% intervals over problems",
+            x_title="Step",
+            columns=columns,
+        )
+        return chart, summary
+    scores = pl.concat([read_scores(f, benchmarks=benchmarks) for f in files])
+    chart = charts.accuracy_vs_size(
+        scores, title=title or "Accuracy against model size", columns=columns
+    )
+    return chart, scores

@@ -376,3 +376,38 @@ def stats_wilson(k, n):
 def test_more_charts_render_to_png(build, name):
     chart = getattr(charts, build)(helpers.load(name))
     assert len(theme.mimebundle(chart.to_dict())["image/png"]) > 1000
+
+
+# ---- your own run -------------------------------------------------------------------------------
+
+
+def test_accuracy_by_group_spec():
+    from helpers import runs
+
+    from .test_runs import SKY
+
+    samples = runs.read_qwen_math(SKY)
+    spec = _roundtrip(charts.accuracy_by_group(runs.accuracy_table(samples, ["level"]), "level",
+                                               title="t", overall=runs.accuracy_table(samples)))
+    marks = [ly["mark"]["type"] for ly in spec["layer"]]
+    assert marks == ["rule", "point", "rule", "text"]
+    assert spec["layer"][0]["encoding"]["y"]["field"] == "lo"
+    assert len(_data(spec, spec["layer"][1])) == 5
+    [note] = _data(spec, spec["layer"][3])
+    assert note["note"] == "overall 52.4% (500 problems)"
+
+
+def test_accuracy_vs_size_spec():
+    from helpers import runs
+
+    from .test_runs import OBS
+
+    scores = runs.read_scores(OBS, benchmarks=["GSM8K", "MMLU"])
+    spec = _roundtrip(charts.accuracy_vs_size(scores, title="t"))
+    assert spec["facet"]["field"] == "benchmark"
+    points, trend = spec["spec"]["layer"]
+    assert points["encoding"]["x"]["scale"]["type"] == "log"
+    rows = spec["datasets"][spec["data"]["name"]]
+    assert sum(r["kind"] == "model" for r in rows) == scores.height
+    medians = [r for r in rows if r["kind"] == "median"]
+    assert medians and all(r["models"] >= 3 for r in medians)

@@ -1,0 +1,83 @@
+"""python -m helpers plot: the real files chart through the command line."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import polars as pl
+import pytest
+
+from helpers.__main__ import main
+
+from .test_runs import EXAMPLE, OBS, SKY, TRAIN, VAL
+
+
+def test_wandb_export_to_html_offline(tmp_path, capsys):
+    out = tmp_path / "grid.html"
+    assert main(["plot", str(VAL), str(TRAIN), "-o", str(out)]) == 0
+    html = out.read_text()
+    assert not re.search(r"<script[^>]+src=", html)  # scripts inlined, nothing loaded
+    spec = json.loads(re.search(r"const spec = (\{.*?\});\n", html, re.S).group(1))
+    assert len(spec["facet"]["sort"]) == 15
+    assert "wrote" in capsys.readouterr().out
+
+
+def test_skythought_to_png_and_table(tmp_path):
+    png = tmp_path / "levels.png"
+    assert main(["plot", str(SKY), "-o", str(png)]) == 0
+    assert png.read_bytes().startswith(b"\x89PNG")
+    table = tmp_path / "levels.csv"
+    assert main(["plot", str(SKY), "-o", str(table)]) == 0
+    levels = pl.read_csv(table)
+    assert levels["level"].to_list() == [1, 2, 3, 4, 5] and levels["problems"].sum() == 500
+
+
+def test_scores_to_svg(tmp_path):
+    svg = tmp_path / "size.svg"
+    assert main(["plot", str(OBS), "-o", str(svg), "--benchmarks", "GSM8K", "MMLU"]) == 0
+    text = svg.read_text()
+    assert text.startswith("<svg") and "GSM8K" in text and "MMLU" in text and "HellaSwag" not in text
+
+
+def test_samples_with_progress(tmp_path, capsys):
+    parts = []
+    df = pl.read_parquet(EXAMPLE)
+    for i, (_, part) in enumerate(df.partition_by("step", as_dict=True).items()):
+        parts.append(tmp_path / f"part{i}.parquet")
+        part.write_parquet(parts[-1])
+    out = tmp_path / "grid.csv"
+    assert main(["plot", *map(str, parts), "-o", str(out)]) == 0
+    assert f"reading {len(parts)}/{len(parts)}" in capsys.readouterr().err
+    summary = pl.read_csv(out)
+    assert summary.height == 16 * 3 and {"accuracy", "lo", "hi", "pass_k", "p90_tokens"} <= set(summary.columns)
+
+
+def test_bad_input_gives_one_clear_error_and_writes_nothing(tmp_path, capsys):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("_step,val/test_score/a/unknown\n0,0.5\n0,0.6\n")
+    out = tmp_path / "x.png"
+    assert main(["plot", str(bad), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "line 3, column '_step'" in err
+    assert not out.exists() and list(tmp_path.iterdir()) == [bad]
+
+
+def test_mixed_formats_are_refused(tmp_path, capsys):
+    assert main(["plot", str(SKY), str(OBS), "-o", str(tmp_path / "x.png")]) == 2
+    assert "files of one format" in capsys.readouterr().err
+
+
+def test_help_explains_formats():
+    out = subprocess.run([sys.executable, "-m", "helpers", "plot", "--help"], capture_output=True,
+                         text=True, check=True).stdout
+    for words in ("W&B history export", "Qwen2.5-Math", "lm-eval", "per-sample table",
+                  "scores table", ".html", "--benchmarks"):
+        assert words in out
+
+
+def test_output_suffix_is_checked(tmp_path):
+    with pytest.raises(SystemExit):
+        main(["plot", str(SKY), "-o", str(tmp_path / "x.gif")])
