@@ -24,7 +24,9 @@ def execute(path: Path) -> None:
         nb, {"metadata": {"path": str(path.parent)}}
     )
     ClearMetadataPreprocessor(
-        enabled=True, preserve_nb_metadata_mask={("kernelspec",), ("language_info",)}
+        enabled=True,
+        preserve_nb_metadata_mask={("kernelspec",), ("language_info",)},
+        preserve_cell_metadata_mask={("tags",)},  # e.g. papermill's "parameters"
     ).preprocess(nb, {})
     nbformat.validate(nb)
     write_text_atomic(path, nbformat.writes(nb) + "\n")

@@ -387,8 +387,14 @@ def test_accuracy_by_group_spec():
     from .test_runs import SKY
 
     samples = runs.read_qwen_math(SKY)
-    spec = _roundtrip(charts.accuracy_by_group(runs.accuracy_table(samples, ["level"]), "level",
-                                               title="t", overall=runs.accuracy_table(samples)))
+    spec = _roundtrip(
+        charts.accuracy_by_group(
+            runs.accuracy_table(samples, ["level"]),
+            "level",
+            title="t",
+            overall=runs.accuracy_table(samples),
+        )
+    )
     marks = [ly["mark"]["type"] for ly in spec["layer"]]
     assert marks == ["rule", "point", "rule", "text"]
     assert spec["layer"][0]["encoding"]["y"]["field"] == "lo"

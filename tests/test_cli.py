@@ -39,7 +39,9 @@ def test_scores_to_svg(tmp_path):
     svg = tmp_path / "size.svg"
     assert main(["plot", str(OBS), "-o", str(svg), "--benchmarks", "GSM8K", "MMLU"]) == 0
     text = svg.read_text()
-    assert text.startswith("<svg") and "GSM8K" in text and "MMLU" in text and "HellaSwag" not in text
+    assert (
+        text.startswith("<svg") and "GSM8K" in text and "MMLU" in text and "HellaSwag" not in text
+    )
 
 
 def test_samples_with_progress(tmp_path, capsys):
@@ -52,7 +54,9 @@ def test_samples_with_progress(tmp_path, capsys):
     assert main(["plot", *map(str, parts), "-o", str(out)]) == 0
     assert f"reading {len(parts)}/{len(parts)}" in capsys.readouterr().err
     summary = pl.read_csv(out)
-    assert summary.height == 16 * 3 and {"accuracy", "lo", "hi", "pass_k", "p90_tokens"} <= set(summary.columns)
+    assert summary.height == 16 * 3 and {"accuracy", "lo", "hi", "pass_k", "p90_tokens"} <= set(
+        summary.columns
+    )
 
 
 def test_bad_input_gives_one_clear_error_and_writes_nothing(tmp_path, capsys):
@@ -71,10 +75,21 @@ def test_mixed_formats_are_refused(tmp_path, capsys):
 
 
 def test_help_explains_formats():
-    out = subprocess.run([sys.executable, "-m", "helpers", "plot", "--help"], capture_output=True,
-                         text=True, check=True).stdout
-    for words in ("W&B history export", "Qwen2.5-Math", "lm-eval", "per-sample table",
-                  "scores table", ".html", "--benchmarks"):
+    out = subprocess.run(
+        [sys.executable, "-m", "helpers", "plot", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    for words in (
+        "W&B history export",
+        "Qwen2.5-Math",
+        "lm-eval",
+        "per-sample table",
+        "scores table",
+        ".html",
+        "--benchmarks",
+    ):
         assert words in out
 
 

@@ -23,7 +23,12 @@ EXAMPLE = DATA / "examples" / "simulated_run.parquet"
 
 def test_formats_are_recognised():
     assert [runs.detect(p) for p in (VAL, TRAIN, SKY, OBS, EXAMPLE)] == [
-        "wandb", "wandb", "qwen-math", "scores", "samples"]
+        "wandb",
+        "wandb",
+        "qwen-math",
+        "scores",
+        "samples",
+    ]
 
 
 # ---- W&B ------------------------------------------------------------------------------------------
@@ -112,10 +117,12 @@ def test_skythought_file_gives_52_4_percent_with_interval_and_levels():
 
 
 def test_pass_at_k_with_several_samples():
-    samples = pl.DataFrame({
-        "problem_id": ["a"] * 4 + ["b"] * 4,
-        "correct": [True, False, False, False, False, False, False, False],
-    })
+    samples = pl.DataFrame(
+        {
+            "problem_id": ["a"] * 4 + ["b"] * 4,
+            "correct": [True, False, False, False, False, False, False, False],
+        }
+    )
     table = runs.accuracy_table(samples)
     assert table["accuracy"].item() == pytest.approx(0.125)
     assert table["pass@4"].item() == pytest.approx(0.5)
@@ -131,15 +138,25 @@ def test_malformed_json_line(tmp_path):
 
 
 def test_qwen_scores_must_be_booleans(tmp_path):
-    path = _write(tmp_path, "s.jsonl", json.dumps({"idx": 0, "score": ["yes"], "code": ["x"]}) + "\n")
+    path = _write(
+        tmp_path, "s.jsonl", json.dumps({"idx": 0, "score": ["yes"], "code": ["x"]}) + "\n"
+    )
     with pytest.raises(DataError) as e:
         runs.read_qwen_math(path)
     assert (e.value.line, e.value.column) == (1, "score")
 
 
 def test_lm_eval_samples(tmp_path):
-    lines = [{"doc_id": i, "resps": [["x"]], "filtered_resps": ["x"], "metrics": ["exact_match"],
-              "exact_match": float(i % 2)} for i in range(10)]
+    lines = [
+        {
+            "doc_id": i,
+            "resps": [["x"]],
+            "filtered_resps": ["x"],
+            "metrics": ["exact_match"],
+            "exact_match": float(i % 2),
+        }
+        for i in range(10)
+    ]
     path = _write(tmp_path, "samples_gsm8k.jsonl", "\n".join(map(json.dumps, lines)) + "\n")
     assert runs.detect(path) == "lm-eval"
     samples = runs.read_lm_eval(path)
@@ -213,7 +230,15 @@ def test_samples_missing_column(tmp_path):
 
 def test_obsscaling_scores_table():
     scores = runs.read_scores(OBS)
-    assert set(scores["benchmark"]) == {"MMLU", "ARC-C", "HellaSwag", "Winograd", "TruthfulQA",
-                                        "GSM8K", "XWinograd", "HumanEval"}
+    assert set(scores["benchmark"]) == {
+        "MMLU",
+        "ARC-C",
+        "HellaSwag",
+        "Winograd",
+        "TruthfulQA",
+        "GSM8K",
+        "XWinograd",
+        "HumanEval",
+    }
     assert scores["model"].n_unique() == 148 and scores["family"].n_unique() == 47
     assert scores["size_b"].min() > 0
