@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # chromium (browser tests), iproute2 (the offline-execution test). Installed when missing.
 APT_PACKAGES := fonts-liberation chromium iproute2
 
-.PHONY: install report test lab lint format clean rehash system
+.PHONY: install report test lab lint format clean rehash system bench
 
 install: system $(STAMP)
 
@@ -56,3 +56,7 @@ clean:
 # After editing a file in data/, record its new checksum in data/datapackage.json.
 rehash: $(STAMP)
 	$(PY) -c 'import helpers.data as d; print("rehashed:", d.rehash() or "nothing changed")'
+
+# Speed and memory against DuckDB and pandas (prints medians and ratios; takes a few minutes).
+bench: install
+	$(PY) benchmarks/aggregate.py --rows 10000000 50000000 --repeats 3

@@ -375,58 +375,113 @@ def scan_samples(paths: Sequence[str | Path], *, progress=None) -> pl.LazyFrame:
         missing = [c for c in SAMPLE_COLUMNS if c not in names]
         if missing:
             raise DataError(path, f"the columns {list(SAMPLE_COLUMNS)}", line=1, column=missing[0])
-        frames.append(lf.select(pl.col(c).cast(t) for c, t in SAMPLE_COLUMNS.items()))
-    return pl.concat(frames) if len(frames) > 1 else frames[0]
+        # problem ids keep their own type (casting 50M ids to text costs more than the query)
+        frames.append(
+            lf.select(
+                pl.col(c) if c in ("problem_id", "benchmark") else pl.col(c).cast(t)
+                for c, t in SAMPLE_COLUMNS.items()
+            )
+        )
+    if len(frames) == 1:  # keep the file's own types (a categorical benchmark stays cheap)
+        return frames[0]
+    return pl.concat(
+        [
+            f.with_columns(
+                pl.col("benchmark").cast(pl.String), pl.col("problem_id").cast(pl.String)
+            )
+            for f in frames
+        ]
+    )
 
 
 def aggregate_samples(
-    samples: pl.LazyFrame, *, percentiles: Sequence[float] = (0.5, 0.9), bin_tokens: int = TOKEN_BIN
+    samples: pl.LazyFrame,
+    *,
+    percentiles: Sequence[float] = (0.5, 0.9),
+    bin_tokens: int = TOKEN_BIN,
+    rows_per_pass: int = 1_000_000,
 ) -> pl.DataFrame:
     """Per step and benchmark: problems, samples, accuracy (mean over problems of the share of
     correct samples) with a Wilson 95% interval counting problems, unbiased pass@k in `pass_k`
-    (k in column `k`: the fewest samples per problem in that benchmark; null where k is 1), and
-    mean and percentile response length.
+    (k in column `k`: the fewest samples any problem has in that step and benchmark; null where
+    k is 1), and mean and percentile response length.
 
-    Streaming-friendly: every step is a group-by with sums and counts. Percentiles come from a
-    histogram of response lengths in `bin_tokens`-token bins (each reported as its bin's upper
-    edge), which avoids an exact per-group quantile that would hold all lengths in memory.
+    Built for logs larger than memory. Steps are taken in consecutive ranges of about
+    `rows_per_pass` rows (groups never span steps), so memory is bounded by one range's
+    per-problem table, whatever the log's size; logs written in step order (as trainers write
+    them) let each pass read only its own Parquet row groups. Each pass streams the per-problem
+    group-by into the per-benchmark one, and a histogram of response lengths in
+    `bin_tokens`-token bins from which percentiles are read (each reported as its bin's upper
+    edge, so exact to `bin_tokens`); an exact per-group quantile would hold every length.
     """
     keys = ["step", "benchmark"]
-    per_problem = (
-        samples.group_by([*keys, "problem_id"])
-        .agg(
-            n=pl.len(),
-            c=pl.col("correct").sum().cast(pl.Int64),
-            tokens=pl.col("response_tokens").sum(),
-        )
-        .collect(engine="streaming")
+    counts = samples.group_by("step").agg(rows=pl.len()).collect(engine="streaming").sort("step")
+    ranges, start, filled = [], None, 0
+    for step, rows in counts.iter_rows():
+        if start is None:
+            start = step
+        filled += rows
+        if filled >= rows_per_pass:
+            ranges.append((start, step))
+            start, filled = None, 0
+    if start is not None:
+        ranges.append((start, counts["step"][-1]))
+    summary = pl.concat(
+        [
+            _aggregate_pass(
+                samples.filter(pl.col("step").is_between(lo, hi)), keys, bin_tokens, percentiles
+            )
+            for lo, hi in ranges
+        ]
     )
-    # pass@k with k = the fewest samples any problem of that benchmark has (where more than one)
-    per_problem = per_problem.with_columns(k=pl.col("n").min().over("benchmark"))
-    pass_k = pl.lit(None, pl.Float64)
-    for kv in sorted(set(per_problem["k"].to_list()) - {1}):
-        pass_k = (
-            pl.when(pl.col("k") == kv)
-            .then(_pass_at_k_expr(pl.col("n"), pl.col("c"), kv))
-            .otherwise(pass_k)
+    summary = summary.with_columns(
+        pass_k=pl.when(pl.col("k") > 1).then(pl.col("any_correct")).otherwise(None)
+    )
+    uneven = summary.filter(pl.col("k") > 1, pl.col("k") != pl.col("k_max"))
+    if uneven.height:
+        per_problem = samples.group_by([*keys, "problem_id"]).agg(
+            n=pl.len(), c=pl.col("correct").sum().cast(pl.Int64)
         )
-    per_problem = per_problem.with_columns(pass_k=pass_k)
-    summary = per_problem.group_by(keys).agg(
+        summary = _pass_at_k_uneven(per_problem, summary, uneven, keys)
+    bounds = [
+        stats.wilson_interval(a * p, p)
+        for a, p in zip(summary["accuracy"], summary["problems"], strict=True)
+    ]
+    return (
+        summary.with_columns(
+            pl.col("benchmark").cast(pl.String),
+            lo=pl.Series([b[0] for b in bounds], dtype=pl.Float64),
+            hi=pl.Series([b[1] for b in bounds], dtype=pl.Float64),
+        )
+        .drop("k_max", "any_correct")
+        .sort(keys)
+    )
+
+
+def _aggregate_pass(
+    samples: pl.LazyFrame, keys: list[str], bin_tokens: int, percentiles: Sequence[float]
+) -> pl.DataFrame:
+    """One streaming pass over a range of steps: the per-benchmark summary, with response-length
+    percentiles read from a histogram."""
+    per_problem = samples.group_by([*keys, "problem_id"]).agg(
+        n=pl.len(), c=pl.col("correct").sum().cast(pl.Int64), tokens=pl.col("response_tokens").sum()
+    )
+    summary_lf = per_problem.group_by(keys).agg(
         problems=pl.len(),
-        k=pl.col("k").first(),
         samples=pl.col("n").sum(),
+        k=pl.col("n").min(),
+        k_max=pl.col("n").max(),
         accuracy=(pl.col("c") / pl.col("n")).mean(),
-        pass_k=pl.col("pass_k").mean(),
+        # with k = n samples for every problem, unbiased pass@k is the share with any correct
+        any_correct=(pl.col("c") > 0).mean(),
         mean_tokens=pl.col("tokens").sum() / pl.col("n").sum(),
     )
-    hist = (
-        samples.group_by([*keys, (pl.col("response_tokens") // bin_tokens).alias("bin")])
-        .agg(count=pl.len())
-        .collect(engine="streaming")
-        .sort([*keys, "bin"])
-        .with_columns(
-            cum=pl.col("count").cum_sum().over(keys), total=pl.col("count").sum().over(keys)
-        )
+    hist_lf = samples.group_by([*keys, (pl.col("response_tokens") // bin_tokens).alias("bin")]).agg(
+        count=pl.len()
+    )
+    summary, hist = pl.collect_all([summary_lf, hist_lf], engine="streaming")
+    hist = hist.sort([*keys, "bin"]).with_columns(
+        cum=pl.col("count").cum_sum().over(keys), total=pl.col("count").sum().over(keys)
     )
     for q in percentiles:
         name = f"p{round(q * 100)}_tokens"
@@ -437,15 +492,30 @@ def aggregate_samples(
             .select(*keys, ((pl.col("bin") + 1) * bin_tokens).alias(name))
         )
         summary = summary.join(first, on=keys, how="left")
-    bounds = [
-        stats.wilson_interval(a * p, p)
-        for a, p in zip(summary["accuracy"], summary["problems"], strict=True)
-    ]
-    summary = summary.with_columns(
-        lo=pl.Series([b[0] for b in bounds], dtype=pl.Float64),
-        hi=pl.Series([b[1] for b in bounds], dtype=pl.Float64),
+    return summary
+
+
+def _pass_at_k_uneven(
+    per_problem: pl.LazyFrame, summary: pl.DataFrame, uneven: pl.DataFrame, keys: list[str]
+) -> pl.DataFrame:
+    """pass@k for groups whose problems have different sample counts (k = the fewest)."""
+    ks = sorted(set(uneven["k"].to_list()))
+    rows = per_problem.join(uneven.lazy().select(*keys, "k"), on=keys, how="semi").join(
+        uneven.lazy().select(*keys, "k"), on=keys
     )
-    return summary.sort(keys)
+    value = pl.lit(None, pl.Float64)
+    for kv in ks:
+        value = (
+            pl.when(pl.col("k") == kv)
+            .then(_pass_at_k_expr(pl.col("n"), pl.col("c"), kv))
+            .otherwise(value)
+        )
+    fixed = rows.group_by(keys).agg(value.mean().alias("fixed")).collect(engine="streaming")
+    return (
+        summary.join(fixed, on=keys, how="left")
+        .with_columns(pass_k=pl.coalesce("fixed", "pass_k"))
+        .drop("fixed")
+    )
 
 
 def _pass_at_k_expr(n: pl.Expr, c: pl.Expr, k: int) -> pl.Expr:

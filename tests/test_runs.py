@@ -242,3 +242,22 @@ def test_obsscaling_scores_table():
     }
     assert scores["model"].n_unique() == 148 and scores["family"].n_unique() == 47
     assert scores["size_b"].min() > 0
+
+
+def test_pass_at_k_when_problems_have_different_sample_counts(tmp_path):
+    # p0: 2 samples, 1 correct; p1: 3 samples, 1 correct -> k = 2
+    rows = [(0, "b", "p0", 0, True, 10), (0, "b", "p0", 1, False, 10),
+            (0, "b", "p1", 0, False, 10), (0, "b", "p1", 1, True, 10), (0, "b", "p1", 2, False, 10)]
+    pl.DataFrame(rows, schema=list(runs.SAMPLE_COLUMNS), orient="row").write_parquet(tmp_path / "u.parquet")
+    out = runs.aggregate_samples(runs.scan_samples([tmp_path / "u.parquet"])).row(0, named=True)
+    assert out["k"] == 2
+    expected = (stats.pass_at_k(2, 1, 2) + stats.pass_at_k(3, 1, 2)) / 2
+    assert out["pass_k"] == pytest.approx(expected)
+    assert out["accuracy"] == pytest.approx((1 / 2 + 1 / 3) / 2)
+
+
+def test_aggregation_in_step_ranges_equals_one_pass():
+    lf = runs.scan_samples([EXAMPLE])
+    whole = runs.aggregate_samples(lf, rows_per_pass=10**9)
+    ranged = runs.aggregate_samples(lf, rows_per_pass=2000)  # ~2 steps per pass
+    assert ranged.equals(whole) and whole.height == 48
