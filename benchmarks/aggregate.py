@@ -61,8 +61,16 @@ def run_polars(path: str) -> pl.DataFrame:
     from helpers import runs
 
     out = runs.aggregate_samples(runs.scan_samples([path]))
-    return out.select("step", "benchmark", "problems", "samples", "accuracy", "mean_tokens",
-                      "p50_tokens", "p90_tokens")
+    return out.select(
+        "step",
+        "benchmark",
+        "problems",
+        "samples",
+        "accuracy",
+        "mean_tokens",
+        "p50_tokens",
+        "p90_tokens",
+    )
 
 
 DUCKDB_SQL = f"""
@@ -96,6 +104,7 @@ def run_duckdb(path: str) -> pl.DataFrame:
     import duckdb
 
     con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")
     return pl.from_arrow(con.sql(DUCKDB_SQL.format(path=path)).arrow())
 
 
@@ -105,14 +114,22 @@ def run_pandas(path: str) -> pl.DataFrame:
     s = pd.read_parquet(path)
     s["benchmark"] = s["benchmark"].astype(str)
     keys = ["step", "benchmark"]
-    per_problem = s.groupby([*keys, "problem_id"], sort=False).agg(
-        n=("correct", "size"), c=("correct", "sum"), tokens=("response_tokens", "sum")
-    ).reset_index()
+    per_problem = (
+        s.groupby([*keys, "problem_id"], sort=False)
+        .agg(n=("correct", "size"), c=("correct", "sum"), tokens=("response_tokens", "sum"))
+        .reset_index()
+    )
     per_problem["share"] = per_problem["c"] / per_problem["n"]
-    summary = per_problem.groupby(keys).agg(
-        problems=("n", "size"), samples=("n", "sum"), accuracy=("share", "mean"),
-        tokens=("tokens", "sum"),
-    ).reset_index()
+    summary = (
+        per_problem.groupby(keys)
+        .agg(
+            problems=("n", "size"),
+            samples=("n", "sum"),
+            accuracy=("share", "mean"),
+            tokens=("tokens", "sum"),
+        )
+        .reset_index()
+    )
     summary["mean_tokens"] = summary.pop("tokens") / summary["samples"]
     s["bin"] = s["response_tokens"] // BIN
     hist = s.groupby([*keys, "bin"]).size().rename("cnt").reset_index()
@@ -151,9 +168,12 @@ def measure(engine: str, path: Path) -> dict:
     code = (
         "import sys; sys.path.insert(0, %r); import benchmarks.aggregate as b; "
         "import %s; b._child(%r, %r)"
-        % (str(Path(__file__).resolve().parent.parent),
-           {"polars": "helpers.runs", "duckdb": "duckdb", "pandas": "pandas"}[engine],
-           engine, str(path))
+        % (
+            str(Path(__file__).resolve().parent.parent),
+            {"polars": "helpers.runs", "duckdb": "duckdb", "pandas": "pandas"}[engine],
+            engine,
+            str(path),
+        )
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -161,14 +181,21 @@ def measure(engine: str, path: Path) -> dict:
 
 def agree(path: Path) -> None:
     """The three engines give the same table (same rows, same numbers)."""
-    frames = {name: fn(str(path)).with_columns(pl.col("benchmark").cast(pl.String))
-              for name, fn in ENGINES.items()}
+    frames = {
+        name: fn(str(path)).with_columns(pl.col("benchmark").cast(pl.String))
+        for name, fn in ENGINES.items()
+    }
     base = frames["polars"].sort("step", "benchmark")
     for name, frame in frames.items():
         other = frame.sort("step", "benchmark").cast(base.schema)
-        diff = (base.select(pl.exclude("step", "benchmark")) - other.select(pl.exclude("step", "benchmark")))
+        diff = base.select(pl.exclude("step", "benchmark")) - other.select(
+            pl.exclude("step", "benchmark")
+        )
         worst = max(abs(v) for v in diff.max().row(0) + diff.min().row(0))
-        if base.select("step", "benchmark").equals(other.select("step", "benchmark")) is False or worst > 1e-9:
+        if (
+            base.select("step", "benchmark").equals(other.select("step", "benchmark")) is False
+            or worst > 1e-9
+        ):
             raise AssertionError(f"{name} disagrees with polars (max difference {worst})")
 
 
@@ -184,8 +211,10 @@ def main(argv: list[str] | None = None) -> int:
             make_data(rows, path)
             n = pl.scan_parquet(path).select(pl.len()).collect().item()
             in_memory = pl.read_parquet(path).estimated_size("mb")
-            print(f"\n{n:,} rows, {path.stat().st_size / 2**20:.0f} MB Parquet, "
-                  f"{in_memory:.0f} MB in memory (polars)")
+            print(
+                f"\n{n:,} rows, {path.stat().st_size / 2**20:.0f} MB Parquet, "
+                f"{in_memory:.0f} MB in memory (polars)"
+            )
             if rows <= 2_000_000:
                 agree(path)
                 print("engines agree on every row")
@@ -197,12 +226,16 @@ def main(argv: list[str] | None = None) -> int:
                     "peak_mb": statistics.median(r["peak_mb"] for r in runs),
                 }
             base = results.get("polars")
-            print(f"{'engine':8} {'median s':>9} {'peak MB':>8} {'time vs polars':>15} "
-                  f"{'memory vs polars':>17}   (peak MB: added above the process's size before the run)")
+            print(
+                f"{'engine':8} {'median s':>9} {'peak MB':>8} {'time vs polars':>15} "
+                f"{'memory vs polars':>17}   (peak MB: added above the process's size before the run)"
+            )
             for engine, r in results.items():
                 t_ratio = r["seconds"] / base["seconds"] if base else float("nan")
                 m_ratio = r["peak_mb"] / base["peak_mb"] if base else float("nan")
-                print(f"{engine:8} {r['seconds']:9.2f} {r['peak_mb']:8.0f} {t_ratio:14.2f}x {m_ratio:16.2f}x")
+                print(
+                    f"{engine:8} {r['seconds']:9.2f} {r['peak_mb']:8.0f} {t_ratio:14.2f}x {m_ratio:16.2f}x"
+                )
     return 0
 
 

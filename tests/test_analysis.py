@@ -111,3 +111,23 @@ def test_loglinear_band_brackets_the_fit():
     fit, band = analysis.loglinear_band([1000, 10000], [83.0, 90.0], 500, (1000, 10000), points=3)
     assert band["samples"].to_list() == pytest.approx([1000, 3162.28, 10000], rel=1e-4)
     assert band["mean"].to_list() == pytest.approx([83.0, 86.5, 90.0])
+
+
+def test_across_papers_collects_every_math500_and_aime_value():
+    rows = analysis.across_papers()
+    counts = dict(rows.group_by("group").len().iter_rows())
+    # MATH500: 10 (000) + 2 (001 start/end) + 10 (003) + 7 published; AIME: 10 + 2 + 13 + 7
+    assert counts == {"MATH500": 29, "AIME 2024": 32}
+    assert rows.filter(document="004")["value"].max() == pytest.approx(46.0)  # fractions -> %
+    assert rows["source"].null_count() == 0 and rows["protocol"].null_count() == 0
+    aime = rows.filter(group="AIME 2024")
+    assert (aime["n"] == 30).all() and (
+        (aime["lo"] <= aime["value"]) & (aime["value"] <= aime["hi"])
+    ).all()
+
+
+def test_same_model_across_documents():
+    shared = analysis.same_model_across_documents(
+        {"a": ["Qwen2-72B-Instruct", "x"], "b": ["qwen2-72b-inst"], "c": ["Qwen2.5-72B-Instruct"]}
+    )
+    assert shared.rows() == [("qwen272binst", "a, b", "Qwen2-72B-Instruct / qwen2-72b-inst")]

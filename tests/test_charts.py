@@ -417,3 +417,19 @@ def test_accuracy_vs_size_spec():
     assert sum(r["kind"] == "model" for r in rows) == scores.height
     medians = [r for r in rows if r["kind"] == "median"]
     assert medians and all(r["models"] >= 3 for r in medians)
+
+
+def test_across_papers_spec():
+    from helpers import analysis
+
+    rows = analysis.across_papers()
+    spec = _roundtrip(charts.across_papers(rows, "AIME 2024"))
+    bars, points = spec["layer"]
+    data = _data(spec, points, spec)
+    assert len(data) == 32
+    order = points["encoding"]["y"]["sort"]
+    values = {r["label"]: r["value"] for r in data}
+    assert [values[label] for label in order] == sorted(values.values(), reverse=True)
+    assert points["encoding"]["shape"]["scale"]["range"] == ["circle", "cross"]
+    assert {t["field"] for t in points["encoding"]["tooltip"]} >= {"protocol", "source"}
+    assert bars["encoding"]["x"]["field"] == "lo" and bars["encoding"]["x2"]["field"] == "hi"

@@ -246,9 +246,16 @@ def test_obsscaling_scores_table():
 
 def test_pass_at_k_when_problems_have_different_sample_counts(tmp_path):
     # p0: 2 samples, 1 correct; p1: 3 samples, 1 correct -> k = 2
-    rows = [(0, "b", "p0", 0, True, 10), (0, "b", "p0", 1, False, 10),
-            (0, "b", "p1", 0, False, 10), (0, "b", "p1", 1, True, 10), (0, "b", "p1", 2, False, 10)]
-    pl.DataFrame(rows, schema=list(runs.SAMPLE_COLUMNS), orient="row").write_parquet(tmp_path / "u.parquet")
+    rows = [
+        (0, "b", "p0", 0, True, 10),
+        (0, "b", "p0", 1, False, 10),
+        (0, "b", "p1", 0, False, 10),
+        (0, "b", "p1", 1, True, 10),
+        (0, "b", "p1", 2, False, 10),
+    ]
+    pl.DataFrame(rows, schema=list(runs.SAMPLE_COLUMNS), orient="row").write_parquet(
+        tmp_path / "u.parquet"
+    )
     out = runs.aggregate_samples(runs.scan_samples([tmp_path / "u.parquet"])).row(0, named=True)
     assert out["k"] == 2
     expected = (stats.pass_at_k(2, 1, 2) + stats.pass_at_k(3, 1, 2)) / 2
