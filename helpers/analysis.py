@@ -173,27 +173,63 @@ def described_curves(td: pl.DataFrame, first: float = 0, last: float = 150) -> p
     )
 
 
+def curves(
+    frame: pl.DataFrame,
+    *,
+    iteration: str,
+    accuracy: str,
+    tokens: str | None = None,
+    lo: str | None = None,
+    hi: str | None = None,
+) -> pl.DataFrame:
+    """Tidy curves for `charts.training_grid` from a frame with one row per benchmark and
+    iteration: accuracy (with its interval, where given) and token length (where given)."""
+    none = pl.lit(None, pl.Float64)
+    parts = [
+        frame.select(
+            "benchmark",
+            iteration=pl.col(iteration).cast(pl.Float64),
+            metric=pl.lit("accuracy"),
+            value=pl.col(accuracy).cast(pl.Float64),
+            lo=pl.col(lo).cast(pl.Float64) if lo else none,
+            hi=pl.col(hi).cast(pl.Float64) if hi else none,
+        )
+    ]
+    if tokens:
+        parts.append(
+            frame.select(
+                "benchmark",
+                iteration=pl.col(iteration).cast(pl.Float64),
+                metric=pl.lit("token length"),
+                value=pl.col(tokens).cast(pl.Float64),
+                lo=none,
+                hi=none,
+            )
+        )
+    return (
+        pl.concat(parts)
+        .drop_nulls("value")
+        .sort("benchmark", "metric", "iteration", maintain_order=True)
+    )
+
+
 def curves_from_counts(df: pl.DataFrame) -> pl.DataFrame:
     """Per-iteration counts (benchmark, iteration, n, correct, token_length) as curves for
     `charts.training_grid`: accuracy with its Wilson 95% interval, and token length."""
     bounds = [stats.wilson_interval(c, n) for c, n in zip(df["correct"], df["n"], strict=True)]
-    acc = df.select(
-        "benchmark",
-        pl.col("iteration").cast(pl.Float64),
-        metric=pl.lit("accuracy"),
-        value=(pl.col("correct") / pl.col("n")).round(4),
+    with_bounds = df.with_columns(
+        accuracy=(pl.col("correct") / pl.col("n")).round(4),
         lo=pl.Series([b[0] for b in bounds]).round(4),
         hi=pl.Series([b[1] for b in bounds]).round(4),
     )
-    tok = df.select(
-        "benchmark",
-        pl.col("iteration").cast(pl.Float64),
-        metric=pl.lit("token length"),
-        value=pl.col("token_length").cast(pl.Float64),
-        lo=pl.lit(None, dtype=pl.Float64),
-        hi=pl.lit(None, dtype=pl.Float64),
+    return curves(
+        with_bounds,
+        iteration="iteration",
+        accuracy="accuracy",
+        tokens="token_length",
+        lo="lo",
+        hi="hi",
     )
-    return pl.concat([acc, tok]).sort("benchmark", "metric", "iteration", maintain_order=True)
 
 
 def gain_and_growth(td: pl.DataFrame) -> pl.DataFrame:

@@ -73,13 +73,7 @@ def length_scaling_panel(
         color=colour,
         tooltip=["model:N", "token_length:Q", "accuracy:Q", "reading:N"],
     )
-    labels = text_layers(
-        base,
-        alt.X("label_x:Q").scale(domain=xdom, nice=False),
-        alt.Y("label_y:Q").scale(domain=ydom, nice=False),
-        "model",
-        sub["label_align"].to_list(),
-    )
+    labels = text_layers(sub, "model", xdom, ydom)
     layers: list[alt.Chart] = []
     if intervals:
         layers.append(
@@ -171,13 +165,7 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
         shape=alt.Shape("shape:N").scale(None),
         tooltip=["model:N", "model_size:N", "accuracy:Q", "colour:N", "marker:N"],
     )
-    labels = text_layers(
-        base,
-        alt.X("label_x:Q").scale(domain=xdom, nice=False),
-        alt.Y("label_y:Q").scale(domain=ydom, nice=False),
-        "model",
-        points["label_align"].to_list(),
-    )
+    labels = text_layers(points, "model", xdom, ydom)
     rule_base = alt.Chart(rules.with_columns(left=pl.lit(xdom[0] + 0.05)))
     baselines = rule_base.mark_rule(strokeDash=[6, 4], color="#666666").encode(
         y=alt.Y("accuracy:Q").scale(domain=ydom), tooltip=["model:N", "accuracy:Q"]
@@ -306,13 +294,7 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
         .then(pl.lit("extrapolated"))
         .otherwise(pl.col("series"))
     ).unique("label", keep="last", maintain_order=True)
-    label_layers = text_layers(
-        alt.Chart(names),
-        alt.X("label_x:Q").scale(type="log", domain=xdom, nice=False),
-        alt.Y("label_y:Q").scale(domain=ydom, nice=False),
-        "label",
-        names["label_align"].to_list(),
-    )
+    label_layers = text_layers(names, "label", xdom, ydom, xscale="log")
     layers: list[alt.Chart] = []
     if fit is not None:
         band = alt.Chart(fit).encode(x=alt.X("samples:Q").scale(type="log", domain=xdom))
@@ -349,13 +331,7 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
     rpoints = rbase.mark_point(filled=True, size=90, opacity=1).encode(
         x=rx, y=y, color=colour, shape=alt.Shape("shape:N").scale(None), tooltip=tooltip
     )
-    rlabels = text_layers(
-        rbase,
-        alt.X("label_x:Q").scale(domain=rdom, nice=False),
-        alt.Y("label_y:Q").scale(domain=ydom, nice=False),
-        "series",
-        right["label_align"].to_list(),
-    )
+    rlabels = text_layers(right, "series", rdom, ydom)
     right_chart = alt.layer(rpoints, *rlabels).properties(
         width=PANEL_W, height=PANEL_H, title=right_fig["x_title"]
     )
@@ -489,13 +465,7 @@ def gain_vs_growth(gg: pl.DataFrame) -> alt.LayerChart:
     points = base.mark_point(filled=True, size=70, color=COLOURS["accuracy"], opacity=1).encode(
         x=x, y=y, tooltip=["benchmark:N", "gain:Q", "token_growth:Q"]
     )
-    labels = text_layers(
-        base,
-        alt.X("label_x:Q").scale(domain=xdom),
-        alt.Y("label_y:Q").scale(domain=ydom),
-        "benchmark",
-        pts["label_align"].to_list(),
-    )
+    labels = text_layers(pts, "benchmark", xdom, ydom)
     return alt.layer(points, *labels).properties(
         width=360, height=240, title="Accuracy gain against token-length growth (as described)"
     )

@@ -111,12 +111,21 @@ def with_label_positions(
 
 
 def text_layers(
-    base: alt.Chart, x: alt.X, y: alt.Y, text: str, aligns: Sequence[str]
+    frame: pl.DataFrame,
+    text: str,
+    xdom: Sequence[float],
+    ydom: Sequence[float],
+    *,
+    xscale: str = "linear",
 ) -> list[alt.Chart]:
-    """One text layer per alignment used (align is a mark property, not an encoding)."""
+    """Text layers for a frame from `with_label_positions`, one per alignment used (align is a
+    mark property in Vega-Lite, not an encoding)."""
+    base = alt.Chart(frame)
+    x = alt.X("label_x:Q").scale(type=xscale, domain=list(xdom), nice=False)
+    y = alt.Y("label_y:Q").scale(domain=list(ydom), nice=False)
     return [
         base.transform_filter(alt.datum.label_align == a)
         .mark_text(align=a, baseline="middle", fontSize=10)
         .encode(x=x, y=y, text=alt.Text(f"{text}:N"))
-        for a in sorted(set(aligns))
+        for a in sorted(set(frame["label_align"]))
     ]

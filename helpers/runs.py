@@ -21,7 +21,7 @@ from pathlib import Path
 
 import polars as pl
 
-from . import charts, stats
+from . import analysis, charts, stats
 from .errors import DataError
 
 VAL_PREFIX = "val/test_score/"
@@ -204,30 +204,15 @@ def wandb_curves(
     and (from `train`, or from `val` if it has the column) the mean response length, matched to
     the validation steps by nearest earlier step. Scores carry no sample counts, so no band."""
     scores = read_wandb_scores(val, benchmarks=benchmarks)
-    accuracy = scores.select(
-        "benchmark",
-        iteration=pl.col("step").cast(pl.Float64),
-        metric=pl.lit("accuracy"),
-        value=pl.col("score"),
-        lo=pl.lit(None, pl.Float64),
-        hi=pl.lit(None, pl.Float64),
-    )
     source = train if train is not None else val
-    if length_column not in _csv_header(Path(source)):
-        return accuracy
-    length = read_wandb_metric(source, length_column)
-    steps = scores.select("benchmark", "step").unique(maintain_order=True)
-    matched = join_nearest_earlier(steps, length).drop_nulls("value")
-    tokens = matched.select(
-        "benchmark",
-        iteration=pl.col("step").cast(pl.Float64),
-        metric=pl.lit("token length"),
-        value=pl.col("value"),
-        lo=pl.lit(None, pl.Float64),
-        hi=pl.lit(None, pl.Float64),
-    )
-    return pl.concat([accuracy, tokens]).sort(
-        "benchmark", "metric", "iteration", maintain_order=True
+    if length_column in _csv_header(Path(source)):
+        length = read_wandb_metric(source, length_column).rename({"value": "tokens"})
+        scores = join_nearest_earlier(scores, length, value="tokens")
+    return analysis.curves(
+        scores,
+        iteration="step",
+        accuracy="score",
+        tokens="tokens" if "tokens" in scores.columns else None,
     )
 
 
@@ -529,23 +514,9 @@ def _pass_at_k_expr(n: pl.Expr, c: pl.Expr, k: int) -> pl.Expr:
 
 def sample_curves(summary: pl.DataFrame) -> pl.DataFrame:
     """Curves for `charts.training_grid` from `aggregate_samples`."""
-    acc = summary.select(
-        "benchmark",
-        iteration=pl.col("step").cast(pl.Float64),
-        metric=pl.lit("accuracy"),
-        value="accuracy",
-        lo="lo",
-        hi="hi",
+    return analysis.curves(
+        summary, iteration="step", accuracy="accuracy", tokens="mean_tokens", lo="lo", hi="hi"
     )
-    tok = summary.select(
-        "benchmark",
-        iteration=pl.col("step").cast(pl.Float64),
-        metric=pl.lit("token length"),
-        value="mean_tokens",
-        lo=pl.lit(None, pl.Float64),
-        hi=pl.lit(None, pl.Float64),
-    )
-    return pl.concat([acc, tok]).sort("benchmark", "metric", "iteration", maintain_order=True)
 
 
 # ---- scores tables ------------------------------------------------------------------------------
