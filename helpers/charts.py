@@ -24,6 +24,20 @@ def _domain(described: Sequence[float], values: Sequence[float], pad: float) -> 
     return [lo, hi]
 
 
+def _index_axis(categories: Sequence[str], title: str, pad: float) -> tuple[alt.X, list[float]]:
+    """A quantitative `pos` axis at 0..n-1 labelled with the categories, so that point labels
+    can be placed between categories; returns the encoding and its domain."""
+    domain = [-pad, len(categories) - 1 + pad]
+    expr = " : ".join(f"datum.value == {i} ? '{c}'" for i, c in enumerate(categories)) + " : ''"
+    x = (
+        alt.X("pos:Q")
+        .title(title)
+        .scale(domain=domain, nice=False, zero=False)
+        .axis(values=list(range(len(categories))), labelExpr=expr, grid=False)
+    )
+    return x, domain
+
+
 # ---- 000: accuracy against token length ---------------------------------------------------------
 
 
@@ -137,17 +151,10 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
         shape=pl.col("marker").replace_strict(MARKER_SHAPES),
     )
     rules = df.filter(pl.col("kind") == "baseline")
-    xdom = [-0.6, len(sizes) - 0.4]
+    x, xdom = _index_axis(sizes, fig["x_title"], pad=0.6)
     ydom = _domain(fig["y_domain"], points["accuracy"].to_list(), 1)
     points = with_label_positions(
         points, "pos", "accuracy", "model", Axis(xdom, 560), Axis(ydom, 380, flip=True)
-    )
-    label_expr = " : ".join(f"datum.value == {i} ? '{s}'" for i, s in enumerate(sizes)) + " : ''"
-    x = (
-        alt.X("pos:Q")
-        .title(fig["x_title"])
-        .scale(domain=xdom, nice=False, zero=False)
-        .axis(values=list(range(len(sizes))), labelExpr=label_expr, grid=False)
     )
     ticks = [fig["y_domain"][0] + 2.5 * i for i in range(13)]
     y = (
@@ -316,16 +323,9 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
     right = df.filter(pl.col("panel") == "PRM size").with_columns(
         pos=pl.col("x_label").replace_strict(cats, list(range(len(cats)))).cast(pl.Float64)
     )
-    rdom = [-0.5, len(cats) - 0.5]
+    rx, rdom = _index_axis(cats, right_fig["x_title"], pad=0.5)
     right = with_label_positions(
         right, "pos", "accuracy", "series", Axis(rdom, PANEL_W), Axis(ydom, PANEL_H, flip=True)
-    )
-    rexpr = " : ".join(f"datum.value == {i} ? '{c}'" for i, c in enumerate(cats)) + " : ''"
-    rx = (
-        alt.X("pos:Q")
-        .title(right_fig["x_title"])
-        .scale(domain=rdom, nice=False, zero=False)
-        .axis(values=list(range(len(cats))), labelExpr=rexpr, grid=False)
     )
     rbase = alt.Chart(right)
     rpoints = rbase.mark_point(filled=True, size=90, opacity=1).encode(

@@ -157,8 +157,12 @@ def report(tmp_path_factory) -> Path:
     return site.build(NOTEBOOK_FILES, out=tmp_path_factory.mktemp("report") / "site")
 
 
-def _offline_page(browser, blocked: list[str]) -> Page:
+def _offline_page(browser) -> tuple[Page, list[str], list[str]]:
+    """A page with networking off; returns it with the lists of blocked requests and of
+    console errors it collects."""
     context = browser.new_context(offline=True, viewport={"width": 1300, "height": 900})
+    blocked: list[str] = []
+    errors: list[str] = []
 
     def route(r):
         if r.request.url.startswith(("file:", "data:", "blob:")):
@@ -168,7 +172,9 @@ def _offline_page(browser, blocked: list[str]) -> Page:
             r.abort()
 
     context.route("**/*", route)
-    return context.new_page()
+    page = context.new_page()
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return page, blocked, errors
 
 
 def test_report_has_every_notebook_and_figure(report):
@@ -187,12 +193,7 @@ def test_report_has_every_notebook_and_figure(report):
 def test_report_pages_render_offline(browser, report):
     pages = [report / "index.html", *(report / f"{nb.stem}.html" for nb in NOTEBOOK_FILES)]
     for path in pages:
-        blocked: list[str] = []
-        page = _offline_page(browser, blocked)
-        errors: list[str] = []
-        page.on(
-            "console", lambda m, errors=errors: errors.append(m.text) if m.type == "error" else None
-        )
+        page, blocked, errors = _offline_page(browser)
         try:
             page.goto(path.as_uri())
             page.wait_for_load_state("load")
@@ -213,12 +214,7 @@ def test_report_pages_render_offline(browser, report):
 
 def test_report_figures_are_interactive_offline(browser, report):
     for html in sorted((report / "figures").glob("*.html")):
-        blocked: list[str] = []
-        page = _offline_page(browser, blocked)
-        errors: list[str] = []
-        page.on(
-            "console", lambda m, errors=errors: errors.append(m.text) if m.type == "error" else None
-        )
+        page, blocked, errors = _offline_page(browser)
         try:
             page.goto(html.as_uri())
             page.wait_for_selector(".vega-embed svg.marks, .vega-embed canvas", timeout=30_000)
