@@ -165,15 +165,11 @@ def _child(engine: str, path: str) -> None:
 
 def measure(engine: str, path: Path) -> dict:
     # import the engine first so that import time is not counted, then run it
+    root = str(Path(__file__).resolve().parent.parent)
+    module = {"polars": "helpers.runs", "duckdb": "duckdb", "pandas": "pandas"}[engine]
     code = (
-        "import sys; sys.path.insert(0, %r); import benchmarks.aggregate as b; "
-        "import %s; b._child(%r, %r)"
-        % (
-            str(Path(__file__).resolve().parent.parent),
-            {"polars": "helpers.runs", "duckdb": "duckdb", "pandas": "pandas"}[engine],
-            engine,
-            str(path),
-        )
+        f"import sys; sys.path.insert(0, {root!r}); import benchmarks.aggregate as b; "
+        f"import {module}; b._child({engine!r}, {str(path)!r})"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -228,13 +224,14 @@ def main(argv: list[str] | None = None) -> int:
             base = results.get("polars")
             print(
                 f"{'engine':8} {'median s':>9} {'peak MB':>8} {'time vs polars':>15} "
-                f"{'memory vs polars':>17}   (peak MB: added above the process's size before the run)"
+                f"{'memory vs polars':>17}   (peak MB: added above the process's size before)"
             )
             for engine, r in results.items():
                 t_ratio = r["seconds"] / base["seconds"] if base else float("nan")
                 m_ratio = r["peak_mb"] / base["peak_mb"] if base else float("nan")
                 print(
-                    f"{engine:8} {r['seconds']:9.2f} {r['peak_mb']:8.0f} {t_ratio:14.2f}x {m_ratio:16.2f}x"
+                    f"{engine:8} {r['seconds']:9.2f} {r['peak_mb']:8.0f} "
+                    f"{t_ratio:14.2f}x {m_ratio:16.2f}x"
                 )
     return 0
 

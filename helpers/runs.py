@@ -111,7 +111,7 @@ def detect(path: str | Path) -> str:
     )
 
 
-# ---- W&B history exports --------------------------------------------------------------------------
+# ---- W&B history exports ---------------------------------------------------------------
 
 
 def _numeric(path: Path, frame: pl.DataFrame, columns: Sequence[str]) -> pl.DataFrame:
@@ -337,7 +337,7 @@ def accuracy_table(samples: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFram
     return table.sort(list(by)) if by else table
 
 
-# ---- tidy per-sample tables, at any size ----------------------------------------------------------
+# ---- tidy per-sample tables, at any size -----------------------------------------------
 
 
 def scan_samples(paths: Sequence[str | Path], *, progress=None) -> pl.LazyFrame:

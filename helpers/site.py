@@ -26,7 +26,8 @@ body { font-family: "Liberation Sans", Helvetica, Arial, sans-serif; max-width: 
        margin: 2em auto; padding: 0 1em; color: #222; line-height: 1.45; }
 a { color: #2f5d8a; } code, pre { font-family: "Liberation Mono", monospace; font-size: 90%; }
 pre { background: #f6f6f6; padding: .6em; overflow-x: auto; }
-table { border-collapse: collapse; font-size: 90%; } td, th { border: 1px solid #ddd; padding: 2px 6px; }
+table { border-collapse: collapse; font-size: 90%; }
+td, th { border: 1px solid #ddd; padding: 2px 6px; }
 .figures li { margin: .2em 0; } img { max-width: 100%; }
 .jp-InputPrompt, .jp-OutputPrompt { display: none; }
 .jp-Cell { margin: 1em 0; }
