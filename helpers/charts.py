@@ -18,6 +18,15 @@ from .theme import COLOURS, DESCRIBED
 PANEL_W, PANEL_H = 380, 300
 
 
+def _reading(resource: str, *columns: str) -> pl.Expr:
+    """A tooltip line saying how finely the description reads each column (its readingStep)."""
+    parts = []
+    for column in columns:
+        f = data.field(resource, column)
+        parts.append(f"{column.replace('_', ' ')} to the nearest {f['readingStep']} {f['unit']}")
+    return pl.lit("read " + "; ".join(parts))
+
+
 def _domain(described: Sequence[float], values: Sequence[float], pad: float) -> list[float]:
     """The described axis range, widened where a described point falls outside it."""
     lo, hi = min(min(values) - pad, described[0]), max(max(values) + pad, described[1])
@@ -63,7 +72,6 @@ def length_scaling_panel(
     if intervals:
         sub = stats.with_intervals(sub, "accuracy", stats.BENCHMARK_SIZES[panel])
         ydom = [min(ydom[0], sub["lo"].min() - 1), max(ydom[1], min(100, sub["hi"].max() + 1))]
-    step = data.field("rl_length_scaling", "accuracy")["readingStep"]
     sub = with_label_positions(
         sub,
         "token_length",
@@ -71,7 +79,7 @@ def length_scaling_panel(
         "model",
         Axis(xdom, PANEL_W),
         Axis(ydom, PANEL_H, flip=True),
-    ).with_columns(reading=pl.lit(f"read to the nearest {step} points (accuracy)"))
+    ).with_columns(reading=_reading("rl_length_scaling", "accuracy", "token_length"))
 
     x = alt.X("token_length:Q").title(fig["x_title"]).scale(domain=xdom, nice=False)
     y = alt.Y("accuracy:Q").title(f"{fig['y_title']} (%)").scale(domain=ydom, nice=False)
@@ -149,6 +157,7 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
         pos=pl.col("model_size").replace_strict(sizes, list(range(len(sizes)))).cast(pl.Float64),
         hex=pl.col("colour").replace_strict(DESCRIBED),
         shape=pl.col("marker").replace_strict(MARKER_SHAPES),
+        reading=_reading("step_dpo_sizing", "accuracy"),
     )
     rules = df.filter(pl.col("kind") == "baseline")
     x, xdom = _index_axis(sizes, fig["x_title"], pad=0.6)
@@ -170,7 +179,7 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
         y=y,
         color=alt.Color("hex:N").scale(None),
         shape=alt.Shape("shape:N").scale(None),
-        tooltip=["model:N", "model_size:N", "accuracy:Q", "colour:N", "marker:N"],
+        tooltip=["model:N", "model_size:N", "accuracy:Q", "reading:N", "colour:N", "marker:N"],
     )
     labels = text_layers(points, "model", xdom, ydom)
     rule_base = alt.Chart(rules.with_columns(left=pl.lit(xdom[0] + 0.05)))
@@ -243,11 +252,10 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
     """
     fig = data.figure("prm_data_scaling")
     ydom = _domain(fig["y_domain"], df["accuracy"].to_list(), 1)
-    step = data.field("prm_data_scaling", "accuracy")["readingStep"]
     df = df.with_columns(
         hex=pl.col("colour").replace_strict(DESCRIBED),
         shape=pl.col("marker").replace_strict({**MARKER_SHAPES, "line": "circle"}),
-        reading=pl.lit(f"read to the nearest {step} point"),
+        reading=_reading("prm_data_scaling", "accuracy"),
     )
     y = alt.Y("accuracy:Q").title(fig["y_title"]).scale(domain=ydom, nice=False, zero=False)
     tooltip = ["series:N", "x_label:N", "accuracy:Q", "status:N", "reading:N"]
@@ -489,7 +497,9 @@ def grpo_vs_mel(
     method, step, smoothed) adds smoothed curves as dashed lines.
     """
     fig = data.figure("grpo_vs_mel")
-    points = df.filter(pl.col("kind") == "point")
+    points = df.filter(pl.col("kind") == "point").with_columns(
+        reading=_reading("grpo_vs_mel", "score")
+    )
     ranges = df.filter(pl.col("kind") != "point").pivot(
         on="kind", index=["method", "step", "step_end"], values="score"
     )
@@ -517,7 +527,7 @@ def grpo_vs_mel(
         y=y,
         color=colour,
         shape=shape,
-        tooltip=["method:N", "step:Q", alt.Tooltip("score:Q", format=".2f")],
+        tooltip=["method:N", "step:Q", alt.Tooltip("score:Q", format=".2f"), "reading:N"],
     )
     peaks = points.sort("score", descending=True).unique("method", keep="first").sort("method")
     peaks = peaks.with_columns(

@@ -89,12 +89,24 @@ def test_length_scaling_options_add_frontier_intervals_and_published_layers():
     assert len(_data(spec, published)) == 1
 
 
-def test_labels_do_not_overlap_each_other():
-    df = helpers.load("rl_length_scaling").filter(panel="MATH500")
-    xa, ya = labels.Axis([400, 1450], 380), labels.Axis([73.5, 96.5], 300, flip=True)
+@pytest.mark.parametrize("panel", ["MATH500", "AIME2024"])
+def test_labels_do_not_overlap_each_other(panel):
+    """The placed labels of each 000 panel, as the chart draws them, never overlap."""
+    spec = charts.length_scaling(helpers.load("rl_length_scaling")).to_dict()
+    layer = next(p for p in spec["hconcat"] if p["title"] == panel)
+    rows = _data(spec, layer["layer"][0], layer)
+    enc = layer["layer"][0]["encoding"]
+    xa = labels.Axis(enc["x"]["scale"]["domain"], charts.PANEL_W)
+    ya = labels.Axis(enc["y"]["scale"]["domain"], charts.PANEL_H, flip=True)
+    df = pl.DataFrame(rows)
     xs = [xa.to_px(v) for v in df["token_length"]]
     ys = [ya.to_px(v) for v in df["accuracy"]]
-    spots = labels.place(xs, ys, df["model"].to_list(), 380, 300)
+    spots = labels.place(xs, ys, df["model"].to_list(), charts.PANEL_W, charts.PANEL_H)
+    placed = [
+        (round(xa.to_px(r["label_x"]) - x), round(ya.to_px(r["label_y"]) - y), r["label_align"])
+        for r, x, y in zip(rows, xs, ys, strict=True)
+    ]
+    assert placed == [(dx, dy, a) for dx, dy, a in spots]  # the chart uses these placements
     boxes = [
         labels._box(x, y, *s, t) for x, y, s, t in zip(xs, ys, spots, df["model"], strict=False)
     ]
@@ -337,6 +349,10 @@ def test_grpo_vs_mel_spec():
     assert enc["shape"]["scale"]["range"] == ["circle", "triangle-up"]
     assert enc["color"]["legend"]["orient"] == "bottom-right"
     assert len(_data(spec, point, spec)) == 13
+    assert {r["reading"] for r in _data(spec, point, spec)} == {
+        "read score to the nearest 0.01 fraction"
+    }
+    assert "reading" in {t["field"] for t in enc["tooltip"]}
     assert [r["note"] for r in _data(spec, text)] == [
         "peak 0.37 (step 100)",
         "peak 0.46 (step 130)",
