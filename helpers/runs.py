@@ -322,11 +322,7 @@ def accuracy_table(samples: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFram
     )
     k = per_problem["n"].min()
     if k and k > 1:
-        passk = per_problem.with_columns(
-            pass_k=pl.struct("n", "c").map_elements(
-                lambda s: stats.pass_at_k(s["n"], s["c"], k), return_dtype=pl.Float64
-            )
-        )
+        passk = per_problem.with_columns(pass_k=_pass_at_k_expr(pl.col("n"), pl.col("c"), k))
         pk = (
             passk.group_by(list(by), maintain_order=True).agg(pl.col("pass_k").mean())
             if by
