@@ -41,10 +41,8 @@ TOKEN_BIN = 16  # response-length percentiles are exact to this many tokens (his
 
 
 def _first_json(path: Path) -> dict:
-    with path.open("rb") as handle:
-        for number, raw in enumerate(handle, 1):
-            if raw.strip():
-                return _json_line(path, number, raw)
+    for _, record in _scan_jsonl_lines(path):
+        return record
     raise DataError(path, "at least one JSON line; the file is empty", line=1)
 
 

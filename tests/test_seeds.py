@@ -114,36 +114,25 @@ def test_prm_data_scaling_matches_description(seeds):
         left,
         re.S,
     ):
-        for acc, samples in re.findall(
-            r"(?<!extrapolated to )~(\d+)% (?:accuracy )?(?:with|at) (\d+)k samples", block
-        ):
-            stated.add(
-                (
-                    "training samples",
-                    label,
-                    f"{samples}k",
-                    int(samples) * 1000,
-                    None,
-                    float(acc),
-                    "stated",
-                    marker.lower(),
-                    colour.lower(),
+        patterns = {
+            "stated": r"(?<!extrapolated to )~(\d+)% (?:accuracy )?(?:with|at) (\d+)k samples",
+            "extrapolated": r"extrapolated to ~(\d+)% at (\d+)k samples",
+        }
+        for status, pattern in patterns.items():
+            for acc, samples in re.findall(pattern, block):
+                stated.add(
+                    (
+                        "training samples",
+                        label,
+                        f"{samples}k",
+                        int(samples) * 1000,
+                        None,
+                        float(acc),
+                        status,
+                        marker.lower(),
+                        colour.lower(),
+                    )
                 )
-            )
-        for acc, samples in re.findall(r"extrapolated to ~(\d+)% at (\d+)k samples", block):
-            stated.add(
-                (
-                    "training samples",
-                    label,
-                    f"{samples}k",
-                    int(samples) * 1000,
-                    None,
-                    float(acc),
-                    "extrapolated",
-                    marker.lower(),
-                    colour.lower(),
-                )
-            )
     for label, colour, marker, block in re.findall(
         r"\*\*(.+?) \((Blue|Orange|Purple) (Triangle|Square|Circle)\)\*\*:(.*?)(?=- \*\*|\Z)",
         right,
