@@ -12,6 +12,9 @@ import io
 from typing import Any
 
 import altair as alt
+import png as pypng
+import polars as pl
+import polars.selectors as cs
 import vl_convert as vlc
 from PIL import Image
 
@@ -96,10 +99,22 @@ def mimebundle(spec: dict[str, Any]) -> dict[str, Any]:
 
 def small_png(png: bytes) -> bytes:
     """The same picture with a 256-colour palette: about a tenth of the bytes, so notebooks
-    stay small on disk."""
+    stay small on disk.
+
+    Pillow quantizes; pypng writes the file through Python's own zlib. Pillow's wheels compress
+    with zlib-ng, whose output depends on the CPU's instruction set, so the same picture would
+    give different bytes on different machines and a re-executed notebook would not be
+    byte-identical to the committed one.
+    """
     image = Image.open(io.BytesIO(png)).convert("RGBA")
+    image = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE)
+    rgba = image.getpalette("RGBA")
+    palette = [tuple(rgba[i : i + 4]) for i in range(0, len(rgba), 4)]
+    width, height = image.size
+    pixels = image.tobytes()
+    rows = (pixels[y * width : (y + 1) * width] for y in range(height))
     out = io.BytesIO()
-    image.quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(out, "PNG", optimize=True)
+    pypng.Writer(width, height, palette=palette, bitdepth=8, compression=9).write(out, rows)
     return out.getvalue()
 
 
@@ -107,5 +122,21 @@ def _renderer(spec: dict[str, Any], **metadata: Any) -> dict[str, Any]:
     return mimebundle(spec)
 
 
+# Charts keep 8 significant digits of every float. Fits and special functions come out of
+# OpenBLAS and NumPy kernels chosen for the CPU at run time (AVX-512 here, AVX2 there), which
+# can disagree in the last bit; unrounded, such a bit changes the stored spec, and the notebook
+# is no longer byte-identical on another machine. 8 digits is far below a pixel.
+SIGNIFICANT_DIGITS = 8
+
+
+def _round_floats(data: Any, max_rows: int = 5000) -> Any:
+    """Altair's default data transformer (row limit, inline values), floats rounded first."""
+    if isinstance(data, pl.DataFrame):
+        data = data.with_columns(cs.float().round_sig_figs(SIGNIFICANT_DIGITS))
+    return alt.to_values(alt.limit_rows(data, max_rows=max_rows))
+
+
 alt.renderers.register(RENDERER, _renderer)
 alt.renderers.enable(RENDERER)
+alt.data_transformers.register(THEME, _round_floats)
+alt.data_transformers.enable(THEME)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -36,7 +37,26 @@ def test_notebooks_reexecute_byte_identical_without_network(tmp_path):
     )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "network: unreachable" in out.stdout
-    for original, copy in zip(originals, copies, strict=True):
-        assert copy.read_bytes() == original.read_bytes(), (
-            f"{original.name} changed on re-execution"
-        )
+    changed = {
+        original.name: _first_difference(original, copy)
+        for original, copy in zip(originals, copies, strict=True)
+        if copy.read_bytes() != original.read_bytes()
+    }
+    assert changed == {}, "changed on re-execution"
+
+
+def _first_difference(original, copy) -> str:
+    """Where two notebooks first differ, short enough to read in a CI log."""
+    before, after = json.loads(original.read_text()), json.loads(copy.read_text())
+    for number, (old, new) in enumerate(zip(before["cells"], after["cells"], strict=False)):
+        for field in sorted(set(old) | set(new)):
+            if old.get(field) == new.get(field):
+                continue
+            if field != "outputs":
+                return f"cell {number}: {field}"
+            for index, (a, b) in enumerate(zip(old["outputs"], new["outputs"], strict=False)):
+                for key in sorted(set(a.get("data", {})) | set(b.get("data", {}))):
+                    if a.get("data", {}).get(key) != b.get("data", {}).get(key):
+                        return f"cell {number}: output {index}: {key}"
+            return f"cell {number}: outputs"
+    return "notebook metadata, cell count or formatting"

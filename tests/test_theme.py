@@ -6,8 +6,11 @@ import base64
 import json
 import subprocess
 import sys
+import zlib
 
 import altair as alt
+import polars as pl
+import vl_convert as vlc
 
 import helpers
 from helpers import theme
@@ -55,6 +58,41 @@ def test_png_is_a_real_picture():
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
     width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
     assert width > 300 and height > 200
+
+
+def test_chart_data_do_not_carry_last_bit_noise():
+    """Two machines whose kernels disagree in the last bit store the same spec."""
+
+    def spec(value: float) -> dict:
+        frame = pl.DataFrame({"x": [value, 1 / 3], "n": [1, 2]})
+        return alt.Chart(frame).mark_point().encode(x="x:Q", y="n:Q").to_dict()
+
+    assert 0.1 + 0.2 != 0.3
+    assert spec(0.1 + 0.2) == spec(0.3)
+    [values] = spec(0.3)["datasets"].values()
+    assert values == [{"x": 0.3, "n": 1}, {"x": 0.33333333, "n": 2}]
+    assert spec(0.3) != spec(0.30001)
+
+
+def _chunks(png: bytes) -> list[tuple[bytes, bytes]]:
+    chunks, at = [], 8
+    while at < len(png):
+        size = int.from_bytes(png[at : at + 4], "big")
+        chunks.append((png[at + 4 : at + 8], png[at + 8 : at + 8 + size]))
+        at += 12 + size
+    return chunks
+
+
+def test_png_bytes_come_from_pythons_zlib_not_the_cpu():
+    """Pillow's zlib-ng picks its deflate code by CPU; the stored PNG must not depend on it."""
+    chart = alt.Chart(helpers.load("grpo_vs_mel")).mark_point().encode(x="step:Q", y="score:Q")
+    png = theme.small_png(vlc.vegalite_to_png(chart.to_dict()))
+    chunks = _chunks(png)
+    kinds = [kind for kind, _ in chunks]
+    assert kinds[0] == b"IHDR" and kinds[-1] == b"IEND" and b"PLTE" in kinds
+    assert chunks[0][1][8:10] == bytes([8, 3])  # 8-bit palette colour
+    stream = b"".join(data for kind, data in chunks if kind == b"IDAT")
+    assert stream == zlib.compress(zlib.decompress(stream), 9)
 
 
 def test_meaningful_colours_are_one_mapping():
