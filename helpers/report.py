@@ -20,9 +20,11 @@ def execute(path: Path) -> None:
     """Run every cell of one notebook in its own folder; store outputs without timestamps."""
     path = Path(path)
     nb = nbformat.read(path, as_version=4)
-    ExecutePreprocessor(timeout=TIMEOUT_S, kernel_name="python3", record_timing=False).preprocess(
-        nb, {"metadata": {"path": str(path.parent)}}
-    )
+    # The kernel flushes printed text every 0.2 s, so a cell that prints over a longer time
+    # yields several stream outputs on a slow machine and one on a fast machine: merge them.
+    ExecutePreprocessor(
+        timeout=TIMEOUT_S, kernel_name="python3", record_timing=False, coalesce_streams=True
+    ).preprocess(nb, {"metadata": {"path": str(path.parent)}})
     ClearMetadataPreprocessor(
         enabled=True,
         preserve_nb_metadata_mask={("kernelspec",), ("language_info",)},
