@@ -100,7 +100,7 @@ def lab(tmp_path_factory):
         stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
+    deadline = time.time() + 180  # slow CI machines: an upper bound, not a target
     while True:
         try:
             urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
@@ -140,7 +140,7 @@ def test_every_chart_draws_in_jupyterlab(browser, lab, nb):
         page.wait_for_function(
             "([sel, n]) => document.querySelectorAll(sel).length >= n",
             arg=[drawn, expected],
-            timeout=90_000,
+            timeout=240_000,
         )
         assert page.locator(f"{PANEL} .vega-embed").count() == expected
         assert page.locator(drawn).count() == expected
@@ -217,7 +217,7 @@ def test_report_figures_are_interactive_offline(browser, report):
         page, blocked, errors = _offline_page(browser)
         try:
             page.goto(html.as_uri())
-            page.wait_for_selector(".vega-embed svg.marks, .vega-embed canvas", timeout=30_000)
+            page.wait_for_selector(".vega-embed svg.marks, .vega-embed canvas", timeout=120_000)
             assert blocked == [] and errors == []
         except Exception:
             _screenshot_on_failure(page, f"figure-{html.stem}")
