@@ -9,9 +9,9 @@ STAMP := $(VENV)/.installed
 # chromium (browser tests), iproute2 (the offline-execution test). Installed when missing.
 APT_PACKAGES := fonts-liberation chromium iproute2
 
-# One BLAS/OpenMP thread per process: the matrices here are tiny, OpenBLAS sizes its pool by the
-# CPUs it sees (not a container's quota) and busy-waits, and its kernels' results then depend
-# on the thread count. Kernels, JupyterLab and tests inherit these.
+# One BLAS/OpenMP thread per process: the matrices here are tiny, OpenBLAS sizes its thread pool
+# by the CPUs it sees (not a container's quota), and a reduction split over threads can round
+# differently. Kernels, JupyterLab and tests inherit these.
 export OPENBLAS_NUM_THREADS ?= 1
 export OMP_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1

@@ -102,9 +102,9 @@ def small_png(png: bytes) -> bytes:
     stay small on disk.
 
     Pillow quantizes; pypng writes the file through Python's own zlib. Pillow's wheels compress
-    with zlib-ng, whose output depends on the CPU's instruction set, so the same picture would
-    give different bytes on different machines and a re-executed notebook would not be
-    byte-identical to the committed one.
+    with zlib-ng, which promises only that its output decompresses to the same pixels (its bytes
+    may change with its version, build and the code paths it picks for the CPU), and a notebook
+    must stay byte-identical when re-executed elsewhere.
     """
     image = Image.open(io.BytesIO(png)).convert("RGBA")
     image = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE)
