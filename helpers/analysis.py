@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
-from scipy import stats as _st
 
 from . import data, stats
 
@@ -35,6 +34,8 @@ def rank_agreement(
     a = df.filter(pl.col(by) == panels[0]).select(label, pl.col(value).alias(panels[0]))
     b = df.filter(pl.col(by) == panels[1]).select(label, pl.col(value).alias(panels[1]))
     both = a.join(b, on=label, how="inner", maintain_order="left")
+    from scipy import stats as _st  # imported here: scipy.stats costs ~1 s at start-up
+
     tau, p = _st.kendalltau(both[panels[0]].to_numpy(), both[panels[1]].to_numpy())
     ranks = both.with_columns(
         pl.col(panels[0]).rank("min", descending=True).cast(pl.Int64).alias(f"rank {panels[0]}"),

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
-from scipy import stats as _st
 
 Z95 = 1.959963984540054
 
@@ -28,6 +27,8 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
 
 def exact_interval(successes: int, n: int, level: float = 0.95) -> tuple[float, float]:
     """Clopper-Pearson (exact) binomial interval (as fractions)."""
+    from scipy import stats as _st  # imported here: scipy.stats costs ~1 s at start-up
+
     alpha = 1 - level
     lo = 0.0 if successes == 0 else _st.beta.ppf(alpha / 2, successes, n - successes + 1)
     hi = 1.0 if successes == n else _st.beta.ppf(1 - alpha / 2, successes + 1, n - successes)
@@ -121,6 +122,8 @@ def loglinear_fit(x: list[float], y: list[float], sigma: list[float] | None = No
         resid = yy - design @ beta
         s2 = float(resid @ resid) / dof
         cov = s2 * np.linalg.inv(design.T @ design)
+        from scipy import stats as _st  # imported here: scipy.stats costs ~1 s at start-up
+
         half = _st.t.ppf(0.975, dof) * math.sqrt(cov[1, 1])
         method = "ordinary least squares"
     return LogLinearFit(

@@ -93,6 +93,19 @@ def test_help_explains_formats():
         assert words in out
 
 
+def test_start_up_leaves_scipy_until_a_statistic_needs_it():
+    """scipy.stats costs about a second to import; the command line and `import helpers`
+    do without it until an exact interval, a t quantile or Kendall's tau is asked for."""
+    code = (
+        "import sys, helpers, helpers.__main__, helpers.analysis\n"
+        "print('scipy' in sys.modules)\n"
+        "helpers.stats.exact_interval(3, 10)\n"
+        "print('scipy' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"]
+
+
 def test_output_suffix_is_checked(tmp_path):
     with pytest.raises(SystemExit):
         main(["plot", str(SKY), "-o", str(tmp_path / "x.gif")])
