@@ -1,5 +1,5 @@
 """Benchmark: aggregate synthetic per-sample logs into per-step, per-benchmark accuracy with
-intervals and response-length statistics, with polars (helpers.runs), DuckDB and pandas.
+intervals and response-length statistics, with polars (helpers.aggregate), DuckDB and pandas.
 
 The three engines answer the same question the same way: per problem, count samples and correct
 ones; per step and benchmark, accuracy (mean over problems), problems, samples, mean tokens; and
@@ -58,9 +58,9 @@ def make_data(rows: int, path: Path, seed: int = 0) -> None:
 
 
 def run_polars(path: str) -> pl.DataFrame:
-    from helpers import runs
+    from helpers import aggregate, readers
 
-    out = runs.aggregate_samples(runs.scan_samples([path]))
+    out = aggregate.aggregate_samples(readers.scan_samples([path]))
     return out.select(
         "step",
         "benchmark",
@@ -166,7 +166,7 @@ def _child(engine: str, path: str) -> None:
 def measure(engine: str, path: Path) -> dict:
     # import the engine first so that import time is not counted, then run it
     root = str(Path(__file__).resolve().parent.parent)
-    module = {"polars": "helpers.runs", "duckdb": "duckdb", "pandas": "pandas"}[engine]
+    module = {"polars": "helpers.aggregate", "duckdb": "duckdb", "pandas": "pandas"}[engine]
     code = (
         f"import sys; sys.path.insert(0, {root!r}); import benchmarks.aggregate as b; "
         f"import {module}; b._child({engine!r}, {str(path)!r})"

@@ -588,7 +588,7 @@ def accuracy_by_group(
     table: pl.DataFrame, group: str, *, title: str, overall: pl.DataFrame | None = None
 ) -> alt.LayerChart:
     """Accuracy with Wilson 95% intervals per group (e.g. MATH difficulty level), from
-    `runs.accuracy_table`; `overall` (one row) adds a rule at the overall accuracy."""
+    `aggregate.accuracy_table`; `overall` (one row) adds a rule at the overall accuracy."""
     x = alt.X(f"{group}:O").title(group.replace("_", " ").capitalize()).axis(labelAngle=0)
     y = alt.Y("accuracy:Q").title("Accuracy").scale(domain=[0, 1]).axis(format=".0%")
     base = alt.Chart(table)
@@ -623,7 +623,7 @@ def accuracy_by_group(
 
 def accuracy_vs_size(scores: pl.DataFrame, *, title: str, columns: int = 4) -> alt.FacetChart:
     """Accuracy against model size (log axis), one panel per benchmark, from
-    `runs.read_scores` (columns model, size_b, benchmark, accuracy, optional family)."""
+    `readers.read_scores` (columns model, size_b, benchmark, accuracy, optional family)."""
     tooltip = ["model:N", "size_b:Q", alt.Tooltip("accuracy:Q", format=".3f")]
     if "family" in scores.columns:
         tooltip.insert(1, "family:N")

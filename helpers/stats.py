@@ -25,6 +25,15 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def wilson_exprs(p: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr]:
+    """Wilson score bounds (as fractions) for proportions `p` over `n` items, as polars
+    expressions: the same formula as `wilson_interval`, for whole columns at once."""
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * (p * (1 - p) / n + z * z / (4 * n * n)).sqrt() / denom
+    return (centre - half).clip(lower_bound=0.0), (centre + half).clip(upper_bound=1.0)
+
+
 def exact_interval(successes: int, n: int, level: float = 0.95) -> tuple[float, float]:
     """Clopper-Pearson (exact) binomial interval (as fractions)."""
     from scipy import stats as _st  # imported here: scipy.stats costs ~1 s at start-up

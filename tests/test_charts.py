@@ -398,17 +398,17 @@ def test_more_charts_render_to_png(build, name):
 
 
 def test_accuracy_by_group_spec():
-    from helpers import runs
+    from helpers import aggregate, readers
 
-    from .test_runs import SKY
+    from .test_readers import SKY
 
-    samples = runs.read_qwen_math(SKY)
+    samples = readers.read_qwen_math(SKY)
     spec = _roundtrip(
         charts.accuracy_by_group(
-            runs.accuracy_table(samples, ["level"]),
+            aggregate.accuracy_table(samples, ["level"]),
             "level",
             title="t",
-            overall=runs.accuracy_table(samples),
+            overall=aggregate.accuracy_table(samples),
         )
     )
     marks = [ly["mark"]["type"] for ly in spec["layer"]]
@@ -420,11 +420,11 @@ def test_accuracy_by_group_spec():
 
 
 def test_accuracy_vs_size_spec():
-    from helpers import runs
+    from helpers import readers
 
-    from .test_runs import OBS
+    from .test_readers import OBS
 
-    scores = runs.read_scores(OBS, benchmarks=["GSM8K", "MMLU"])
+    scores = readers.read_scores(OBS, benchmarks=["GSM8K", "MMLU"])
     spec = _roundtrip(charts.accuracy_vs_size(scores, title="t"))
     assert spec["facet"]["field"] == "benchmark"
     points, trend = spec["spec"]["layer"]

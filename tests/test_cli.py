@@ -10,9 +10,9 @@ import sys
 import polars as pl
 import pytest
 
-from helpers.__main__ import main
+from helpers.cli import main
 
-from .test_runs import EXAMPLE, OBS, SKY, TRAIN, VAL
+from .test_readers import EXAMPLE, OBS, SKY, TRAIN, VAL
 
 
 def test_wandb_export_to_html_offline(tmp_path, capsys):

@@ -10,7 +10,7 @@ import pytest
 from helpers.paths import NOTEBOOKS
 from helpers.theme import VEGALITE_MIME
 
-from .test_runs import OBS, SKY, TRAIN, VAL
+from .test_readers import OBS, SKY, TRAIN, VAL
 
 
 def _run(tmp_path, **parameters) -> dict:

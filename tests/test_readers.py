@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 
 import polars as pl
 import pytest
 
-from helpers import DataError, runs, simulate, stats
+from helpers import DataError, aggregate, readers, simulate, stats
 from helpers.paths import DATA
+from helpers.readers import wandb
 
 from .conftest import REALDATA
 
@@ -22,7 +25,7 @@ EXAMPLE = DATA / "examples" / "simulated_run.parquet"
 
 
 def test_formats_are_recognised():
-    assert [runs.detect(p) for p in (VAL, TRAIN, SKY, OBS, EXAMPLE)] == [
+    assert [readers.detect(p) for p in (VAL, TRAIN, SKY, OBS, EXAMPLE)] == [
         "wandb",
         "wandb",
         "qwen-math",
@@ -35,7 +38,7 @@ def test_formats_are_recognised():
 
 
 def test_reasoning360_export_gives_15_benchmarks_with_response_length():
-    curves = runs.wandb_curves(VAL, TRAIN)
+    curves = aggregate.wandb_curves(VAL, TRAIN)
     assert curves["benchmark"].n_unique() == 15
     acc = curves.filter(metric="accuracy")
     assert acc.height == 15 * 30  # 30 validation steps (0, 5, ..., 140, 144)
@@ -49,21 +52,21 @@ def test_reasoning360_export_gives_15_benchmarks_with_response_length():
 def test_nearest_earlier_step_matching():
     val = pl.DataFrame({"step": [0, 5, 10, 15]})
     train = pl.DataFrame({"step": [1, 4, 9, 16], "value": [10.0, 40.0, 90.0, 160.0]})
-    out = runs.join_nearest_earlier(val, train)
+    out = aggregate.join_nearest_earlier(val, train)
     assert out["value"].to_list() == [None, 40.0, 90.0, 90.0]
 
 
 def test_train_export_step_matches_the_real_file():
-    length = runs.read_wandb_metric(TRAIN)
+    length = wandb.read_metric(TRAIN)
     assert length.height == 83 and length["step"].min() == 1 and length["step"].max() == 143
-    curves = runs.wandb_curves(VAL, TRAIN, benchmarks=["math__math/unknown"])
+    curves = aggregate.wandb_curves(VAL, TRAIN, benchmarks=["math__math/unknown"])
     at5 = curves.filter(metric="token length", iteration=5.0)["value"].item()
     earlier = length.filter(pl.col("step") <= 5).sort("step")["value"][-1]
     assert at5 == earlier
 
 
 def test_wandb_quoted_commas_do_not_break_columns():
-    scores = runs.read_wandb_scores(VAL)
+    scores = wandb.read_scores(VAL)
     assert scores["score"].dtype == pl.Float64 and scores["score"].is_between(0, 1).all()
 
 
@@ -76,39 +79,39 @@ def _write(tmp_path, name, text):
 def test_wandb_missing_step_column(tmp_path):
     path = _write(tmp_path, "x.csv", "step,val/test_score/a/unknown\n0,0.5\n")
     with pytest.raises(DataError) as e:
-        runs.read_wandb_scores(path)
+        wandb.read_scores(path)
     assert (e.value.line, e.value.column) == (1, "_step")
 
 
 def test_wandb_non_numeric_metric(tmp_path):
     path = _write(tmp_path, "x.csv", "_step,val/test_score/a/unknown\n0,0.5\n5,oops\n")
     with pytest.raises(DataError) as e:
-        runs.read_wandb_scores(path)
+        wandb.read_scores(path)
     assert (e.value.line, e.value.column, e.value.got) == (3, "val/test_score/a/unknown", "oops")
 
 
 def test_wandb_duplicated_step(tmp_path):
     path = _write(tmp_path, "x.csv", "_step,val/test_score/a/unknown\n0,0.5\n5,0.6\n5,0.7\n")
     with pytest.raises(DataError) as e:
-        runs.read_wandb_scores(path)
+        wandb.read_scores(path)
     assert (e.value.line, e.value.column) == (4, "_step") and "also on line 3" in str(e.value)
 
 
 def test_wandb_unknown_benchmark(tmp_path):
     with pytest.raises(DataError, match="benchmarks among"):
-        runs.read_wandb_scores(VAL, benchmarks=["nope"])
+        wandb.read_scores(VAL, benchmarks=["nope"])
 
 
 # ---- per-sample JSONL -------------------------------------------------------------------------------
 
 
 def test_skythought_file_gives_52_4_percent_with_interval_and_levels():
-    samples = runs.read_qwen_math(SKY)
-    overall = runs.accuracy_table(samples).row(0, named=True)
+    samples = readers.read_qwen_math(SKY)
+    overall = aggregate.accuracy_table(samples).row(0, named=True)
     assert overall["problems"] == 500 and overall["accuracy"] == pytest.approx(0.524)
     lo, hi = stats.wilson_interval(262, 500)
     assert (overall["lo"], overall["hi"]) == pytest.approx((lo, hi))
-    levels = runs.accuracy_table(samples, ["level"])
+    levels = aggregate.accuracy_table(samples, ["level"])
     assert levels["level"].to_list() == [1, 2, 3, 4, 5]
     assert levels["problems"].sum() == 500
     weighted = (levels["accuracy"] * levels["problems"]).sum() / 500
@@ -123,7 +126,7 @@ def test_pass_at_k_with_several_samples():
             "correct": [True, False, False, False, False, False, False, False],
         }
     )
-    table = runs.accuracy_table(samples)
+    table = aggregate.accuracy_table(samples)
     assert table["accuracy"].item() == pytest.approx(0.125)
     assert table["pass@4"].item() == pytest.approx(0.5)
     assert stats.pass_at_k(4, 1, 2) == pytest.approx(1 - math.comb(3, 2) / math.comb(4, 2))
@@ -133,7 +136,7 @@ def test_malformed_json_line(tmp_path):
     good = json.dumps({"idx": 0, "level": 1, "score": [True], "code": ["x"]})
     path = _write(tmp_path, "s.jsonl", good + "\n" + good[:-5] + "\n")
     with pytest.raises(DataError) as e:
-        runs.read_qwen_math(path)
+        readers.read_qwen_math(path)
     assert e.value.line == 2 and "one JSON object per line" in str(e.value)
 
 
@@ -142,7 +145,7 @@ def test_qwen_scores_must_be_booleans(tmp_path):
         tmp_path, "s.jsonl", json.dumps({"idx": 0, "score": ["yes"], "code": ["x"]}) + "\n"
     )
     with pytest.raises(DataError) as e:
-        runs.read_qwen_math(path)
+        readers.read_qwen_math(path)
     assert (e.value.line, e.value.column) == (1, "score")
 
 
@@ -158,17 +161,17 @@ def test_lm_eval_samples(tmp_path):
         for i in range(10)
     ]
     path = _write(tmp_path, "samples_gsm8k.jsonl", "\n".join(map(json.dumps, lines)) + "\n")
-    assert runs.detect(path) == "lm-eval"
-    samples = runs.read_lm_eval(path)
-    assert runs.accuracy_table(samples)["accuracy"].item() == pytest.approx(0.5)
+    assert readers.detect(path) == "lm-eval"
+    samples = readers.read_lm_eval(path)
+    assert aggregate.accuracy_table(samples)["accuracy"].item() == pytest.approx(0.5)
 
 
 def test_unknown_format(tmp_path):
     path = _write(tmp_path, "x.jsonl", json.dumps({"a": 1}) + "\n")
     with pytest.raises(DataError, match="Qwen2.5-Math"):
-        runs.detect(path)
+        readers.detect(path)
     with pytest.raises(DataError, match=r"\.csv, \.jsonl or \.parquet"):
-        runs.detect(_write(tmp_path, "x.txt", "hi"))
+        readers.detect(_write(tmp_path, "x.txt", "hi"))
 
 
 # ---- tidy per-sample tables -------------------------------------------------------------------------
@@ -184,9 +187,9 @@ def test_aggregate_known_answers(tmp_path):
         for p in range(4):
             for s in range(2):
                 rows.append((step, "b", f"p{p}", s, (p + s + step // 10) % 2 == 0, 100 * (p + 1)))
-    df = pl.DataFrame(rows, schema=list(runs.SAMPLE_COLUMNS), orient="row")
+    df = pl.DataFrame(rows, schema=list(readers.SAMPLE_COLUMNS), orient="row")
     df.write_parquet(tmp_path / "t.parquet")
-    out = runs.aggregate_samples(runs.scan_samples([tmp_path / "t.parquet"]), bin_tokens=50)
+    out = aggregate.aggregate_samples(readers.scan_samples([tmp_path / "t.parquet"]), bin_tokens=50)
     first = out.filter(step=0).row(0, named=True)
     assert (first["problems"], first["samples"], first["k"]) == (4, 8, 2)
     assert first["accuracy"] == pytest.approx(0.5)
@@ -206,14 +209,14 @@ def test_hive_partitioned_folder_and_many_files(tmp_path):
         target.mkdir(parents=True)
         part.drop("step").write_parquet(target / "part.parquet")
     seen = []
-    lf = runs.scan_samples([folder], progress=lambda i, n, p: seen.append((i, n)))
-    out = runs.aggregate_samples(lf)
+    lf = readers.scan_samples([folder], progress=lambda i, n, p: seen.append((i, n)))
+    out = aggregate.aggregate_samples(lf)
     assert sorted(out["step"].unique().to_list()) == [0, 10, 20] and seen == [(1, 1)]
     files = []
     for (step,), part in df.partition_by("step", as_dict=True).items():
         files.append(tmp_path / f"s{step}.csv")
         part.write_csv(files[-1])
-    out2 = runs.aggregate_samples(runs.scan_samples(files))
+    out2 = aggregate.aggregate_samples(readers.scan_samples(files))
     assert out2.drop("p50_tokens", "p90_tokens").equals(out.drop("p50_tokens", "p90_tokens"))
 
 
@@ -221,7 +224,7 @@ def test_samples_missing_column(tmp_path):
     path = tmp_path / "x.csv"
     simulate.example_samples(steps=(0, 10)).drop("correct").write_csv(path)
     with pytest.raises(DataError) as e:
-        runs.scan_samples([path])
+        readers.scan_samples([path])
     assert (e.value.line, e.value.column) == (1, "correct")
 
 
@@ -229,7 +232,7 @@ def test_samples_missing_column(tmp_path):
 
 
 def test_obsscaling_scores_table():
-    scores = runs.read_scores(OBS)
+    scores = readers.read_scores(OBS)
     assert set(scores["benchmark"]) == {
         "MMLU",
         "ARC-C",
@@ -253,10 +256,12 @@ def test_pass_at_k_when_problems_have_different_sample_counts(tmp_path):
         (0, "b", "p1", 1, True, 10),
         (0, "b", "p1", 2, False, 10),
     ]
-    pl.DataFrame(rows, schema=list(runs.SAMPLE_COLUMNS), orient="row").write_parquet(
+    pl.DataFrame(rows, schema=list(readers.SAMPLE_COLUMNS), orient="row").write_parquet(
         tmp_path / "u.parquet"
     )
-    out = runs.aggregate_samples(runs.scan_samples([tmp_path / "u.parquet"])).row(0, named=True)
+    out = aggregate.aggregate_samples(readers.scan_samples([tmp_path / "u.parquet"])).row(
+        0, named=True
+    )
     assert out["k"] == 2
     expected = (stats.pass_at_k(2, 1, 2) + stats.pass_at_k(3, 1, 2)) / 2
     assert out["pass_k"] == pytest.approx(expected)
@@ -264,7 +269,14 @@ def test_pass_at_k_when_problems_have_different_sample_counts(tmp_path):
 
 
 def test_aggregation_in_step_ranges_equals_one_pass():
-    lf = runs.scan_samples([EXAMPLE])
-    whole = runs.aggregate_samples(lf, rows_per_pass=10**9)
-    ranged = runs.aggregate_samples(lf, rows_per_pass=2000)  # ~2 steps per pass
+    lf = readers.scan_samples([EXAMPLE])
+    whole = aggregate.aggregate_samples(lf, rows_per_pass=10**9)
+    ranged = aggregate.aggregate_samples(lf, rows_per_pass=2000)  # ~2 steps per pass
     assert ranged.equals(whole) and whole.height == 48
+
+
+def test_reading_does_not_draw():
+    """Readers and aggregation never import the chart code."""
+    code = "import sys, helpers.readers, helpers.aggregate; print('helpers.charts' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
