@@ -444,15 +444,19 @@ def training_grid(
         )
     )
     panel = alt.layer(alt.layer(band, accuracy), tokens).resolve_scale(y="independent")
-    sort = (
-        list(order)
-        if order is not None
-        else curves["benchmark"].unique(maintain_order=True).to_list()
+    names = list(order) if order is not None else curves["benchmark"].unique(maintain_order=True)
+    # panels ordered by a number, never by a list of names: Vega-Lite writes a sort list into an
+    # expression, and a name from someone's log (a quote, a line separator) would break it
+    curves = curves.with_columns(
+        panel=pl.col("benchmark").replace_strict(names, list(range(len(names))), default=len(names))
     )
     return (
         alt.layer(panel, data=curves)
         .properties(width=190, height=120)
-        .facet(facet=alt.Facet("benchmark:N", sort=sort, title=None), columns=columns)
+        .facet(
+            facet=alt.Facet("benchmark:N", title=None).sort(field="panel", op="min"),
+            columns=columns,
+        )
         .resolve_scale(y="independent", x="independent")
         .properties(title=alt.Title(title, subtitle=subtitle))
     )

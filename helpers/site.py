@@ -19,7 +19,6 @@ from nbconvert import HTMLExporter
 
 from . import export
 from .paths import NOTEBOOKS, SITE
-from .theme import VEGALITE_MIME
 
 CSS = """
 body { font-family: "Liberation Sans", Helvetica, Arial, sans-serif; max-width: 1100px;
@@ -47,24 +46,15 @@ class Figure:
         return f"{self.notebook}-fig{self.number}-{slug}"
 
 
-def _title(spec: dict) -> str:
-    title = spec.get("title", "")
-    if isinstance(title, dict):
-        title = title.get("text", "")
-    if isinstance(title, list):
-        title = " ".join(title)
-    return str(title)
-
-
 def figures(notebook: Path) -> list[Figure]:
     """Every chart output of an executed notebook, in order."""
     nb = nbformat.read(notebook, as_version=4)
     found = []
     for cell in nb.cells:
         for output in cell.get("outputs", []):
-            spec = output.get("data", {}).get(VEGALITE_MIME)
+            spec = output.get("data", {}).get(export.VEGALITE_MIME)
             if spec is not None:
-                found.append(Figure(notebook.stem, len(found) + 1, _title(spec), spec))
+                found.append(Figure(notebook.stem, len(found) + 1, export.spec_title(spec), spec))
     return found
 
 

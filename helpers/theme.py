@@ -7,20 +7,17 @@ picture GitHub and nbviewer show), and a short deterministic `text/plain`.
 
 from __future__ import annotations
 
-import base64
-import io
 from typing import Any
 
 import altair as alt
-import png as pypng
 import polars as pl
 import polars.selectors as cs
-import vl_convert as vlc
-from PIL import Image
+
+from . import export
 
 THEME = "reasoning_figures"
 RENDERER = "reasoning_figures"
-VEGALITE_MIME = "application/vnd.vegalite.v5+json"
+VEGALITE_MIME = export.VEGALITE_MIME
 
 # The colours the descriptions name, as one palette (Tableau 10 where it has the hue).
 DESCRIBED = {
@@ -82,44 +79,8 @@ def theme() -> alt.theme.ThemeConfig:
     }
 
 
-def mimebundle(spec: dict[str, Any]) -> dict[str, Any]:
-    """The outputs a notebook stores for one chart: Vega-Lite spec, PNG and plain text."""
-    png = small_png(vlc.vegalite_to_png(spec, scale=1.0))
-    title = spec.get("title", "")
-    if isinstance(title, dict):
-        title = title.get("text", "")
-    if isinstance(title, list):
-        title = " ".join(title)
-    return {
-        VEGALITE_MIME: spec,
-        "image/png": base64.b64encode(png).decode("ascii"),
-        "text/plain": f"<Vega-Lite chart: {title or 'untitled'}>",
-    }
-
-
-def small_png(png: bytes) -> bytes:
-    """The same picture with a 256-colour palette: about a tenth of the bytes, so notebooks
-    stay small on disk.
-
-    Pillow quantizes; pypng writes the file through Python's own zlib. Pillow's wheels compress
-    with zlib-ng, which promises only that its output decompresses to the same pixels (its bytes
-    may change with its version, build and the code paths it picks for the CPU), and a notebook
-    must stay byte-identical when re-executed elsewhere.
-    """
-    image = Image.open(io.BytesIO(png)).convert("RGBA")
-    image = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE)
-    rgba = image.getpalette("RGBA")
-    palette = [tuple(rgba[i : i + 4]) for i in range(0, len(rgba), 4)]
-    width, height = image.size
-    pixels = image.tobytes()
-    rows = (pixels[y * width : (y + 1) * width] for y in range(height))
-    out = io.BytesIO()
-    pypng.Writer(width, height, palette=palette, bitdepth=8, compression=9).write(out, rows)
-    return out.getvalue()
-
-
 def _renderer(spec: dict[str, Any], **metadata: Any) -> dict[str, Any]:
-    return mimebundle(spec)
+    return export.mimebundle(spec)
 
 
 # Charts keep 8 significant digits of every float. Fits and special functions come out of

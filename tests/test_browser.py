@@ -255,3 +255,111 @@ def test_interrupted_build_keeps_the_previous_site(tmp_path, monkeypatch):
 def test_screenshots_dir_is_ignored_by_git():
     assert "test-artifacts/" in (ROOT / ".gitignore").read_text()
     assert shutil.which("git")
+
+
+# ---- hostile names: no text from a log or a chart ever runs as script ---------------------------
+
+HOSTILE = [
+    "</script><script>alert(1)</script>",
+    "<img src=x onerror=alert(2)>",
+    "<!--<script>alert(3)</script>-->",
+    '"><svg onload=alert(4)>',
+    "\u2028alert(5)//",
+    "'};alert(6);{'",
+    "<iframe srcdoc='<script>parent.alert(7)</script>'>",
+    "&lt;script&gt;alert(8)&lt;/script&gt;",
+]
+
+
+def _hostile_export(folder: Path) -> Path:
+    """A W&B export whose benchmark names (and file name) are hostile; scores are ordinary."""
+    import polars as pl
+
+    columns = {"_step": [0, 5, 10]}
+    for i, name in enumerate(HOSTILE):
+        columns[f"val/test_score/{name}"] = [0.1 * i, 0.1 * i + 0.05, 0.1 * i + 0.02]
+    path = folder / "<script>alert(9)<_script>.csv"
+    pl.DataFrame(columns).write_csv(path)
+    return path
+
+
+def _assert_nothing_runs(browser, url: str, hover: bool) -> None:
+    page, blocked, errors = _offline_page(browser)
+    dialogs: list[str] = []
+
+    def on_dialog(d):
+        dialogs.append(d.message)
+        d.dismiss()
+
+    page.on("dialog", on_dialog)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(url)
+        page.wait_for_load_state("load")
+        if hover:
+            page.wait_for_selector(".vega-embed svg.marks", timeout=120_000)
+            points = page.locator(".vega-embed .mark-symbol path")
+            assert points.count() > 0
+            for i in range(min(points.count(), 60)):  # each tooltip shows a hostile name
+                points.nth(i).scroll_into_view_if_needed(timeout=5_000)
+                box = points.nth(i).bounding_box()
+                page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            assert page.locator("#vg-tooltip-element").count() == 1
+        page.wait_for_timeout(300)
+        assert dialogs == [] and errors == [] and blocked == []
+        assert page.evaluate("() => document.querySelectorAll('iframe, img[src=x]').length") == 0
+    except Exception:
+        _screenshot_on_failure(page, "hostile")
+        raise
+    finally:
+        page.context.close()
+
+
+def test_hostile_names_never_run_in_html_exports(browser, tmp_path):
+    from helpers.cli import main
+
+    out = tmp_path / "grid.html"
+    assert main(["plot", str(_hostile_export(tmp_path)), "-o", str(out)]) == 0
+    text = out.read_text()
+    block = text[text.index('id="vega-spec">') : text.rindex("</script>")]
+    assert "</" not in block.split(">", 1)[1].rsplit("</script", 1)[0] and "<!--" not in block
+    _assert_nothing_runs(browser, out.as_uri(), hover=True)
+    # the names are shown as text, exactly as written
+    page, _, _ = _offline_page(browser)
+    try:
+        page.goto(out.as_uri())
+        page.wait_for_selector(".vega-embed svg.marks", timeout=120_000)
+        shown = page.evaluate("() => document.querySelector('.vega-embed svg').textContent")
+        assert all(name.strip() in shown for name in HOSTILE)
+    finally:
+        page.context.close()
+
+
+def test_hostile_names_never_run_in_the_static_report(browser, tmp_path):
+    import altair as alt
+    import nbformat
+
+    from helpers import export
+
+    rows = [{"benchmark": name, "accuracy": 0.1 * i} for i, name in enumerate(HOSTILE)]
+    chart = (
+        alt.Chart(alt.Data(values=rows))
+        .mark_point()
+        .encode(x="accuracy:Q", y="benchmark:N", tooltip=["benchmark:N"])
+        .properties(title=HOSTILE[0])
+    )
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("chart", execution_count=1)
+    cell.outputs = [
+        nbformat.v4.new_output("display_data", data=export.mimebundle(chart.to_dict()), metadata={})
+    ]
+    nb.cells = [nbformat.v4.new_markdown_cell("# report"), cell]
+    path = tmp_path / "hostile.ipynb"
+    nbformat.write(nb, path)
+    out = site.build([path], out=tmp_path / "site")
+    pages = [out / "index.html", out / "hostile.html"]
+    figures = sorted((out / "figures").glob("*.html"))
+    assert len(figures) == 1
+    for page in pages:
+        _assert_nothing_runs(browser, page.as_uri(), hover=False)
+    _assert_nothing_runs(browser, figures[0].as_uri(), hover=True)

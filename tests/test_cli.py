@@ -12,6 +12,7 @@ import pytest
 
 from helpers.cli import main
 
+from .test_charts import panel_order
 from .test_readers import EXAMPLE, OBS, SKY, TRAIN, VAL
 
 
@@ -20,8 +21,9 @@ def test_wandb_export_to_html_offline(tmp_path, capsys):
     assert main(["plot", str(VAL), str(TRAIN), "-o", str(out)]) == 0
     html = out.read_text()
     assert not re.search(r"<script[^>]+src=", html)  # scripts inlined, nothing loaded
-    spec = json.loads(re.search(r"const spec = (\{.*?\});\n", html, re.S).group(1))
-    assert len(spec["facet"]["sort"]) == 15
+    block = re.search(r'<script type="application/json" id="vega-spec">(.*?)</script>', html, re.S)
+    spec = json.loads(block.group(1))
+    assert len(panel_order(spec)) == 15
     assert "wrote" in capsys.readouterr().out
 
 

@@ -13,7 +13,7 @@ import polars as pl
 import vl_convert as vlc
 
 import helpers
-from helpers import theme
+from helpers import export, theme
 
 SCRIPT = """
 import json, sys
@@ -54,7 +54,7 @@ def test_renderer_output_is_offline_and_identical_across_processes():
 
 def test_png_is_a_real_picture():
     chart = alt.Chart(helpers.load("grpo_vs_mel")).mark_point().encode(x="step:Q", y="score:Q")
-    png = base64.b64decode(theme.mimebundle(chart.to_dict())["image/png"])
+    png = base64.b64decode(export.mimebundle(chart.to_dict())["image/png"])
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
     width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
     assert width > 300 and height > 200
@@ -86,7 +86,7 @@ def _chunks(png: bytes) -> list[tuple[bytes, bytes]]:
 def test_png_bytes_come_from_pythons_zlib_not_the_cpu():
     """Pillow's zlib-ng picks its deflate code by CPU; the stored PNG must not depend on it."""
     chart = alt.Chart(helpers.load("grpo_vs_mel")).mark_point().encode(x="step:Q", y="score:Q")
-    png = theme.small_png(vlc.vegalite_to_png(chart.to_dict()))
+    png = export.small_png(vlc.vegalite_to_png(chart.to_dict()))
     chunks = _chunks(png)
     kinds = [kind for kind, _ in chunks]
     assert kinds[0] == b"IHDR" and kinds[-1] == b"IEND" and b"PLTE" in kinds
