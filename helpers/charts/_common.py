@@ -1,0 +1,42 @@
+"""What the figure charts share: panel size, reading-step tooltips, described domains,
+index axes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import altair as alt
+import polars as pl
+
+from .. import data
+
+PANEL_W, PANEL_H = 380, 300
+
+
+def reading(resource: str, *columns: str) -> pl.Expr:
+    """A tooltip line saying how finely the description reads each column (its readingStep)."""
+    parts = []
+    for column in columns:
+        f = data.field(resource, column)
+        parts.append(f"{column.replace('_', ' ')} to the nearest {f['readingStep']} {f['unit']}")
+    return pl.lit("read " + "; ".join(parts))
+
+
+def domain(described: Sequence[float], values: Sequence[float], pad: float) -> list[float]:
+    """The described axis range, widened where a described point falls outside it."""
+    lo, hi = min(min(values) - pad, described[0]), max(max(values) + pad, described[1])
+    return [lo, hi]
+
+
+def index_axis(categories: Sequence[str], title: str, pad: float) -> tuple[alt.X, list[float]]:
+    """A quantitative `pos` axis at 0..n-1 labelled with the categories, so that point labels
+    can be placed between categories; returns the encoding and its domain."""
+    domain = [-pad, len(categories) - 1 + pad]
+    expr = " : ".join(f"datum.value == {i} ? '{c}'" for i, c in enumerate(categories)) + " : ''"
+    x = (
+        alt.X("pos:Q")
+        .title(title)
+        .scale(domain=domain, nice=False, zero=False)
+        .axis(values=list(range(len(categories))), labelExpr=expr, grid=False)
+    )
+    return x, domain

@@ -1,0 +1,93 @@
+"""Your own run: accuracy by group (difficulty level, file) and accuracy against model size."""
+
+from __future__ import annotations
+
+import altair as alt
+import polars as pl
+
+from ..theme import COLOURS
+
+
+def accuracy_by_group(
+    table: pl.DataFrame, group: str, *, title: str, overall: pl.DataFrame | None = None
+) -> alt.LayerChart:
+    """Accuracy with Wilson 95% intervals per group (e.g. MATH difficulty level), from
+    `aggregate.accuracy_table`; `overall` (one row) adds a rule at the overall accuracy."""
+    x = alt.X(f"{group}:O").title(group.replace("_", " ").capitalize()).axis(labelAngle=0)
+    y = alt.Y("accuracy:Q").title("Accuracy").scale(domain=[0, 1]).axis(format=".0%")
+    base = alt.Chart(table)
+    bars = base.mark_rule(strokeWidth=2, color=COLOURS["accuracy"]).encode(x=x, y="lo:Q", y2="hi:Q")
+    points = base.mark_point(filled=True, size=80, color=COLOURS["accuracy"], opacity=1).encode(
+        x=x,
+        y=y,
+        tooltip=[
+            f"{group}:O",
+            "problems:Q",
+            alt.Tooltip("accuracy:Q", format=".3f"),
+            alt.Tooltip("lo:Q", format=".3f"),
+            alt.Tooltip("hi:Q", format=".3f"),
+        ],
+    )
+    layers: list[alt.Chart] = [bars, points]
+    if overall is not None:
+        o = overall.with_columns(
+            note=pl.format(
+                "overall {}% ({} problems)", (pl.col("accuracy") * 100).round(1), pl.col("problems")
+            )
+        )
+        rule = alt.Chart(o).mark_rule(strokeDash=[5, 3], color=COLOURS["described"])
+        layers += [
+            rule.encode(y="accuracy:Q"),
+            alt.Chart(o)
+            .mark_text(align="left", dy=-7, x=4, color="#444444")
+            .encode(y="accuracy:Q", text="note:N"),
+        ]
+    return alt.layer(*layers).properties(title=title, width=360, height=260)
+
+
+def accuracy_vs_size(scores: pl.DataFrame, *, title: str, columns: int = 4) -> alt.FacetChart:
+    """Accuracy against model size (log axis), one panel per benchmark, from
+    `readers.read_scores` (columns model, size_b, benchmark, accuracy, optional family)."""
+    tooltip = ["model:N", "size_b:Q", alt.Tooltip("accuracy:Q", format=".3f")]
+    if "family" in scores.columns:
+        tooltip.insert(1, "family:N")
+    # median accuracy per half-decade of model size (bins with 3+ models), at the bin's centre
+    medians = (
+        scores.filter(pl.col("size_b") > 0)
+        .with_columns(bin=(pl.col("size_b").log10() * 2).floor())
+        .group_by("benchmark", "bin")
+        .agg(pl.col("accuracy").median(), models=pl.len())
+        .filter(pl.col("models") >= 3)
+        .select("benchmark", "accuracy", "models", size_b=10 ** ((pl.col("bin") + 0.5) / 2))
+    )
+    rows = pl.concat(
+        [scores.with_columns(kind=pl.lit("model")), medians.with_columns(kind=pl.lit("median"))],
+        how="diagonal_relaxed",
+    ).sort("benchmark", "kind", "size_b", "model", nulls_last=True)
+    x = alt.X("size_b:Q").title("Model size (B parameters)").scale(type="log")
+    points = (
+        alt.Chart()
+        .transform_filter(alt.datum.kind == "model")
+        .mark_point(filled=True, size=30, opacity=0.7, color=COLOURS["accuracy"])
+        .encode(x=x, y=alt.Y("accuracy:Q").title("Accuracy").scale(domain=[0, 1]), tooltip=tooltip)
+    )
+    trend = (
+        alt.Chart()
+        .transform_filter(alt.datum.kind == "median")
+        .mark_line(
+            color=COLOURS["token length"], point=alt.OverlayMarkDef(color=COLOURS["token length"])
+        )
+        .encode(x=x, y="accuracy:Q", tooltip=["size_b:Q", "accuracy:Q", "models:Q"])
+    )
+    return (
+        alt.layer(points, trend, data=rows)
+        .properties(width=200, height=150)
+        .facet(facet=alt.Facet("benchmark:N", title=None), columns=columns)
+        .properties(
+            title=alt.Title(
+                title,
+                subtitle="line: median accuracy per half-decade of "
+                "model size (bins with 3 or more models)",
+            )
+        )
+    )
