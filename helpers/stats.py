@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -188,3 +189,145 @@ def best_checkpoint_bias(
         "best_true": float(p.max()),
         "overstatement": float(best_observed.mean() - p.max()),
     }
+
+
+# ---- comparing two runs -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A difference in accuracy (fractions: method minus baseline) with its 95% interval."""
+
+    difference: float
+    lo: float | None
+    hi: float | None
+    method: str
+    p_value: float | None = None
+
+
+def _t_quantile(df: float) -> float:
+    from scipy import stats as _st  # imported here: scipy.stats costs ~1 s at start-up
+
+    return float(_st.t.ppf(0.975, df))
+
+
+def newcombe_paired(both: int, only_b: int, only_a: int, neither: int) -> tuple[float, float]:
+    """95% interval for p_b - p_a from paired binary outcomes (one answer per problem in each
+    run): Newcombe (1998, Stat Med 17:2635, method 10), built from the Wilson intervals of the
+    two proportions and the correlation of the pairs. Unlike the Wald (McNemar) interval it
+    keeps a sensible width when few problems flip."""
+    m = both + only_b + only_a + neither
+    pb, pa = (both + only_b) / m, (both + only_a) / m
+    lb, ub = wilson_interval(both + only_b, m)
+    la, ua = wilson_interval(both + only_a, m)
+    denom = (both + only_b) * (only_a + neither) * (both + only_a) * (only_b + neither)
+    # the correlation of the pairs, corrected as Newcombe advises: a positive cross-product is
+    # reduced by m/2 (to no less than zero) before it narrows the interval
+    cross = both * neither - only_b * only_a
+    cross = max(cross - m / 2, 0.0) if cross >= 0 else cross
+    phi = cross / math.sqrt(denom) if denom > 0 else 0.0
+    delta = math.sqrt(max(0.0, (pb - lb) ** 2 - 2 * phi * (pb - lb) * (ua - pa) + (ua - pa) ** 2))
+    eps = math.sqrt(max(0.0, (ub - pb) ** 2 - 2 * phi * (ub - pb) * (pa - la) + (pa - la) ** 2))
+    d = pb - pa
+    return max(-1.0, d - delta), min(1.0, d + eps)
+
+
+def newcombe_unpaired(cb: int, nb: int, ca: int, na: int) -> tuple[float, float]:
+    """95% interval for p_b - p_a from two independent binomial proportions: Newcombe (1998,
+    Stat Med 17:873, method 10), the hybrid of the two Wilson intervals."""
+    pb, pa = cb / nb, ca / na
+    lb, ub = wilson_interval(cb, nb)
+    la, ua = wilson_interval(ca, na)
+    d = pb - pa
+    return d - math.sqrt((pb - lb) ** 2 + (ua - pa) ** 2), d + math.sqrt(
+        (ub - pb) ** 2 + (pa - la) ** 2
+    )
+
+
+def mcnemar_exact_p(only_b: int, only_a: int) -> float:
+    """Two-sided exact McNemar test: are flips one way as likely as flips the other?"""
+    from scipy import stats as _st  # imported here: scipy.stats costs ~1 s at start-up
+
+    flips = only_b + only_a
+    return 1.0 if flips == 0 else float(_st.binomtest(only_b, flips, 0.5).pvalue)
+
+
+def _is_binary(x: np.ndarray) -> bool:
+    return bool(np.all((x == 0) | (x == 1)))
+
+
+def paired_difference(a: Sequence[float], b: Sequence[float]) -> Difference:
+    """Accuracy of run b minus run a on the same problems (a[i] and b[i] are each run's share
+    of correct answers on problem i), with a 95% interval that uses the pairing.
+
+    One answer per problem in both runs (every value 0 or 1): Newcombe's paired interval and
+    the exact McNemar p-value. Several answers per problem: a t interval over the per-problem
+    differences (problems are the units; samples of one problem are not independent)."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a.shape != b.shape or a.size == 0:
+        raise ValueError("paired data need the same problems in both runs, at least one")
+    d = b - a
+    m = d.size
+    if _is_binary(a) and _is_binary(b):
+        both = int(np.sum((a == 1) & (b == 1)))
+        only_b = int(np.sum((a == 0) & (b == 1)))
+        only_a = int(np.sum((a == 1) & (b == 0)))
+        lo, hi = newcombe_paired(both, only_b, only_a, m - both - only_b - only_a)
+        p = mcnemar_exact_p(only_b, only_a)
+        return Difference(float(d.mean()), lo, hi, "paired: Newcombe (one answer per problem)", p)
+    if m < 2:
+        return Difference(float(d.mean()), None, None, "paired: one problem, no interval")
+    se = float(d.std(ddof=1)) / math.sqrt(m)
+    half = _t_quantile(m - 1) * se
+    p = None
+    if se > 0:
+        from scipy import stats as _st  # imported here: scipy.stats costs ~1 s at start-up
+
+        p = float(2 * _st.t.sf(abs(d.mean()) / se, m - 1))
+    return Difference(
+        float(d.mean()),
+        float(d.mean() - half),
+        float(d.mean() + half),
+        "paired: t over per-problem differences",
+        p,
+    )
+
+
+def welch_interval(a: Sequence[float], b: Sequence[float]) -> tuple[float, float] | None:
+    """95% interval for mean(b) - mean(a) from independent values (Welch's t); None when either
+    side has fewer than two values."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a.size < 2 or b.size < 2:
+        return None
+    va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
+    se = math.sqrt(va + vb)
+    d = float(b.mean() - a.mean())
+    if se == 0:
+        return d, d
+    df = (va + vb) ** 2 / (va**2 / (a.size - 1) + vb**2 / (b.size - 1))
+    half = _t_quantile(df) * se
+    return d - half, d + half
+
+
+def unpaired_difference(a: Sequence[float], b: Sequence[float]) -> Difference:
+    """Accuracy of run b minus run a treating the two as independent samples of problems (what
+    one would compute without the pairing, or when the runs share no problems)."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    d = float(b.mean() - a.mean())
+    if _is_binary(a) and _is_binary(b):
+        lo, hi = newcombe_unpaired(int(b.sum()), b.size, int(a.sum()), a.size)
+        return Difference(d, lo, hi, "unpaired: Newcombe (independent proportions)")
+    bounds = welch_interval(a, b)
+    if bounds is None:
+        return Difference(d, None, None, "unpaired: too few problems for an interval")
+    return Difference(d, bounds[0], bounds[1], "unpaired: Welch t over problems")
+
+
+def unpaired_scores(score_a: float, n_a: int | None, score_b: float, n_b: int | None) -> Difference:
+    """Difference of two scores logged as fractions of n problems (no per-problem data): the
+    Newcombe interval for independent proportions, or none where a size is unknown."""
+    d = score_b - score_a
+    if not n_a or not n_b:
+        return Difference(d, None, None, "no interval: benchmark size unknown (--problems)")
+    lo, hi = newcombe_unpaired(score_b * n_b, n_b, score_a * n_a, n_a)
+    return Difference(d, lo, hi, "unpaired: Newcombe from scores and benchmark sizes")

@@ -46,6 +46,10 @@ COLOURS = {
     "simulated": DESCRIBED["purple"],
 }
 
+# Runs in a comparison, in the order named: the baseline blue and the first method red, as GRPO
+# and MEL in figure 004, then the rest of the palette.
+RUN_COLOURS = [DESCRIBED[c] for c in ("blue", "red", "orange", "green", "purple", "cyan", "olive")]
+
 FONT = "Liberation Sans, Helvetica, Arial, sans-serif"
 
 

@@ -7,6 +7,7 @@ come from `theme.COLOURS` / `theme.DESCRIBED`; fonts and sizes from the register
 
 from ._common import PANEL_H, PANEL_W
 from .across import across_papers
+from .compare import comparison, paired_differences, problem_flips, run_curves
 from .grpo_mel import grpo_vs_mel
 from .length_scaling import length_scaling, length_scaling_panel
 from .own_run import accuracy_by_group, accuracy_vs_size
@@ -21,11 +22,15 @@ __all__ = [
     "accuracy_by_group",
     "accuracy_vs_size",
     "across_papers",
+    "comparison",
     "gain_vs_growth",
     "grpo_vs_mel",
     "length_scaling",
     "length_scaling_panel",
+    "paired_differences",
+    "problem_flips",
     "prm_data_scaling",
+    "run_curves",
     "step_dpo_sizing",
     "training_grid",
 ]

@@ -8,6 +8,10 @@ Formats (see `detect`):
 - ``samples``: a tidy per-sample table, CSV or Parquet, one file or a hive-partitioned folder,
   with columns step, benchmark, problem_id, sample_id, correct, response_tokens.
 - ``scores``: a table with one row per model, a model-size column and accuracy columns.
+- ``evals``: a folder of per-sample JSONL files, one per checkpoint (`checkpoint-N/...`): the
+  step is read from the path.
+
+`load` reads any run's log into one shape (`Loaded`): per-sample rows or per-step scores.
 
 Reading never draws: the charts are chosen in `helpers.cli`, the numbers made in
 `helpers.aggregate`.
@@ -20,11 +24,15 @@ from pathlib import Path
 from ..errors import DataError
 from ._common import csv_header, first_json
 from .evals import read_lm_eval, read_qwen_math
+from .runs import Loaded, load, step_from_path  # noqa: E402  (runs uses detect)
 from .tables import SAMPLE_COLUMNS, read_scores, scan_samples
 from .wandb import LENGTH_COLUMN, VAL_PREFIX
 
 __all__ = [
     "LENGTH_COLUMN",
+    "Loaded",
+    "load",
+    "step_from_path",
     "SAMPLE_COLUMNS",
     "VAL_PREFIX",
     "detect",
@@ -40,7 +48,15 @@ def detect(path: str | Path) -> str:
     path = Path(path)
     if not path.exists():
         raise DataError(path, "an existing file or folder (not found)")
-    if path.is_dir() or path.suffix == ".parquet":
+    if path.is_dir():
+        if any(path.rglob("*.parquet")):
+            return "samples"
+        if any(path.rglob("*.jsonl")):
+            return "evals"
+        raise DataError(
+            path, "a folder holding Parquet files or per-sample .jsonl files; found neither"
+        )
+    if path.suffix == ".parquet":
         return "samples"
     if path.suffix in (".jsonl", ".json"):
         keys = set(first_json(path))

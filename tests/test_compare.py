@@ -1,0 +1,279 @@
+"""Comparing runs: the paired statistics on data with known answers, their coverage, the
+comparison of real logs, and one clear error (or a stated fallback) for each bad input."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+
+from helpers import DataError, simulate, stats
+from helpers.cli import main
+from helpers.compare import DIFFERENCE_COLUMNS, compare
+from helpers.paths import DATA
+
+from .conftest import REALDATA
+
+SKY7 = REALDATA / "skythought_qwen2.5-math-7b_math500_samples.jsonl"
+SKY14 = REALDATA / "skythought_qwen2.5-14b-instruct_math500_samples.jsonl"
+SKY14_AIME = REALDATA / "skythought_qwen2.5-14b-instruct_aime24_samples.jsonl"
+CHECKPOINTS = REALDATA / "skythought_sky-t1-32b_aime24_checkpoints"
+VAL = REALDATA / "reasoning360_guru18k_mix_val_by_step.csv"
+EXAMPLES = DATA / "examples" / "compare"
+
+
+# ---- the intervals --------------------------------------------------------------------------------
+
+
+def test_newcombe_unpaired_matches_the_published_example():
+    # Newcombe (1998, Stat Med 17:873), 56/70 against 48/80: method 10 gives 0.0524 to 0.3339
+    lo, hi = stats.newcombe_unpaired(56, 70, 48, 80)
+    assert (round(lo, 4), round(hi, 4)) == (0.0524, 0.3339)
+
+
+def test_newcombe_paired_matches_the_published_example():
+    # Fagerland, Lydersen & Laake, Statistical Analysis of Contingency Tables (2017), ch. 8:
+    # Cavo et al. 2012, table [[59, 6], [16, 80]]: estimate -0.0621, 95% CI -0.1186 to -0.0046
+    lo, hi = stats.newcombe_paired(59, 6, 16, 80)
+    assert (round(lo, 4), round(hi, 4)) == (-0.1186, -0.0046)
+
+
+def _one_way_flips(problems=60, solved=30, flipped=6):
+    """Baseline solves `solved` problems; the method solves the same ones and `flipped` more."""
+    a = np.zeros(problems)
+    a[:solved] = 1
+    b = a.copy()
+    b[solved : solved + flipped] = 1
+    return a, b
+
+
+def test_a_paired_gain_that_only_the_paired_interval_finds():
+    a, b = _one_way_flips()
+    paired = stats.paired_difference(a, b)
+    unpaired = stats.unpaired_difference(a, b)
+    assert paired.difference == pytest.approx(0.1) and unpaired.difference == pytest.approx(0.1)
+    assert paired.lo > 0  # six flips one way and none the other: a real gain
+    assert unpaired.lo < 0 < unpaired.hi  # 36/60 against 30/60 as independent samples: not
+    assert paired.p_value == pytest.approx(2 * 0.5**6)  # exact McNemar, 6 of 6 flips one way
+
+
+def test_paired_t_interval_over_problems_with_several_samples():
+    a = np.array([0.25, 0.5, 0.75, 1.0, 0.0])
+    b = a + np.array([0.25, 0.0, 0.25, 0.0, 0.25])
+    d = b - a
+    half = 2.7764451051977987 * d.std(ddof=1) / math.sqrt(5)  # t(0.975, 4)
+    got = stats.paired_difference(a, b)
+    assert (got.difference, got.lo, got.hi) == pytest.approx((0.15, 0.15 - half, 0.15 + half))
+    assert got.method.startswith("paired: t")
+
+
+def _coverage(samples: int, sims: int = 600, problems: int = 200, gain: float = 0.4) -> float:
+    """How often the paired 95% interval holds the true gain: problems with random
+    difficulty, each run answering `samples` times per problem."""
+    rng = np.random.default_rng(1)
+    big = rng.normal(0.0, 1.5, 2_000_000)  # the population of problems, for the true gain
+    truth = float(np.mean(1 / (1 + np.exp(-(gain - big))) - 1 / (1 + np.exp(big))))
+    hits = 0
+    for _ in range(sims):
+        difficulty = rng.normal(0.0, 1.5, problems)
+        pa, pb = 1 / (1 + np.exp(difficulty)), 1 / (1 + np.exp(-(gain - difficulty)))
+        a = rng.binomial(samples, pa) / samples
+        b = rng.binomial(samples, pb) / samples
+        d = stats.paired_difference(a, b)
+        hits += d.lo <= truth <= d.hi
+    return hits / sims
+
+
+@pytest.mark.parametrize("samples", [1, 4])
+def test_paired_interval_covers_the_truth_about_95_percent_of_the_time(samples):
+    # 600 simulations: a coverage of 0.95 is observed within about +-0.018 (two standard errors)
+    assert 0.925 <= _coverage(samples) <= 0.975
+
+
+# ---- comparisons of runs --------------------------------------------------------------------------
+
+
+def _frame(rows) -> pl.DataFrame:
+    return pl.DataFrame(
+        rows,
+        schema=["step", "benchmark", "problem_id", "sample_id", "correct", "response_tokens"],
+        orient="row",
+    )
+
+
+def _write(tmp_path, name, rows):
+    path = tmp_path / f"{name}.parquet"
+    _frame(rows).write_parquet(path)
+    return path
+
+
+def test_the_example_runs_are_the_documented_simulation():
+    logs, truth = simulate.comparison_runs(seed=11)
+    for (run, seed), frame in logs.items():
+        assert pl.read_parquet(EXAMPLES / f"{run}_seed{seed + 1}.parquet").equals(frame)
+    recorded = pl.read_csv(EXAMPLES / "true_difference.csv")
+    assert recorded["true_difference"].to_list() == pytest.approx(
+        truth["true_difference"].to_list(), abs=1e-6
+    )
+
+
+def test_example_comparison_recovers_the_known_gain():
+    runs = [(p.stem.split("_")[0], p) for p in sorted(EXAMPLES.glob("*.parquet"))]
+    c = compare(runs)
+    assert c.runs == ["baseline", "method"]
+    truth = pl.read_csv(EXAMPLES / "true_difference.csv")
+    last = c.differences.filter(pl.col("step") == 200).join(truth, on=["benchmark", "step"])
+    assert last.height == 2
+    for r in last.iter_rows(named=True):
+        assert r["lo"] <= r["true_difference"] <= r["hi"]  # the paired interval holds the truth
+        assert r["lo"] > 0  # and finds the gain
+        assert r["seeds_a"] == r["seeds_b"] == 2
+    aime = last.filter(pl.col("benchmark") == "aime-like (simulated)").row(0, named=True)
+    assert aime["unpaired_lo"] < 0 < aime["unpaired_hi"]  # on 30 problems, unpaired cannot
+
+
+def test_seeds_are_averaged_per_problem_and_banded_by_their_range(tmp_path):
+    rows_a1 = [(0, "b", f"p{i}", 0, i < 2, 10) for i in range(4)]  # 0.5
+    rows_a2 = [(0, "b", f"p{i}", 0, i < 1, 10) for i in range(4)]  # 0.25
+    rows_b = [(0, "b", f"p{i}", 0, i < 3, 10) for i in range(4)]  # 0.75
+    runs = [
+        ("a", _write(tmp_path, "a1", rows_a1)),
+        ("a", _write(tmp_path, "a2", rows_a2)),
+        ("b", _write(tmp_path, "b1", rows_b)),
+    ]
+    c = compare(runs)
+    mean_a = c.curves.filter(kind="mean", run="a").row(0, named=True)
+    assert (mean_a["accuracy"], mean_a["lo"], mean_a["hi"]) == (0.375, 0.25, 0.5)
+    assert mean_a["band"] == "range across 2 seeds"
+    row = c.differences.row(0, named=True)
+    # per problem: a = (1, 0.5, 0, 0), b = (1, 1, 1, 0)
+    assert row["difference"] == pytest.approx(0.375)
+    assert (row["won"], row["lost"], row["tied"]) == (2, 0, 2)
+    assert row["interval"].startswith("paired: t")
+
+
+def test_best_checkpoint_reports_its_selection_bias(tmp_path):
+    rows_a = [(s, "b", f"p{i}", 0, i < 10 + s // 10, 1) for s in (0, 10, 20) for i in range(30)]
+    rows_b = [(s, "b", f"p{i}", 0, i < 12, 1) for s in (0, 10, 20) for i in range(30)]
+    c = compare(
+        [("a", _write(tmp_path, "a", rows_a)), ("b", _write(tmp_path, "b", rows_b))],
+        checkpoint="best",
+    )
+    row = c.differences.row(0, named=True)
+    assert (row["step_a"], row["step_b"]) == (20, 0)  # best of a; b's first of three ties
+    assert row["at"] == "best: step 0 vs step 20"
+    assert row["checkpoints_a"] == row["checkpoints_b"] == 3
+    expected = stats.best_checkpoint_bias([12 / 30] * 3, 30, runs=4000, seed=0)["overstatement"]
+    assert row["selection_bias_a"] == pytest.approx(expected) and expected > 0.02
+
+
+def test_csv_has_every_column_and_says_its_unit(tmp_path, capsys):
+    out = tmp_path / "d.csv"
+    assert main(["compare", f"7b={SKY7}", f"14b={SKY14}", "-o", str(out)]) == 0
+    table = pl.read_csv(out)
+    assert table.columns == list(DIFFERENCE_COLUMNS) and table["unit"].to_list() == ["fraction"]
+    assert "MATH500, single evaluation: 14b vs 7b: +28.0 points" in capsys.readouterr().out
+
+
+def test_real_math500_pair_is_compared_problem_by_problem(tmp_path):
+    """Qwen2.5-Math-7B (52.4%) against Qwen2.5-14B-Instruct (80.4%) on the same 500 problems;
+    the counts of problems each one solved alone are taken from the files directly."""
+
+    def solved(path):
+        return {json.loads(line)["idx"]: json.loads(line)["score"][0] for line in path.open()}
+
+    s7, s14 = solved(SKY7), solved(SKY14)
+    only14 = sum(s14[i] and not s7[i] for i in s7)
+    only7 = sum(s7[i] and not s14[i] for i in s7)
+    out = tmp_path / "d.csv"
+    assert main(["compare", f"7b={SKY7}", f"14b={SKY14}", "-o", str(out)]) == 0
+    row = pl.read_csv(out).row(0, named=True)
+    assert (row["accuracy_a"], row["accuracy_b"]) == pytest.approx((0.524, 0.804))
+    assert row["difference"] == pytest.approx(0.28) and row["problems"] == 500
+    assert (row["won"], row["lost"], row["tied"]) == (only14, only7, 500 - only14 - only7)
+    both = sum(s14[i] and s7[i] for i in s7)
+    lo, hi = stats.newcombe_paired(both, only14, only7, 500 - both - only14 - only7)
+    assert (row["lo"], row["hi"]) == pytest.approx((lo, hi))
+    assert row["hi"] - row["lo"] < row["unpaired_hi"] - row["unpaired_lo"]
+
+
+def test_checkpoint_folder_against_a_single_evaluation(tmp_path):
+    """Sky-T1 checkpoints (step from the folder name) against Qwen2.5-14B-Instruct evaluated
+    once: each checkpoint is compared with the fixed model, and each checkpoint's accuracy is
+    the one its harness printed in aime24_metrics.json."""
+    out = tmp_path / "d.csv"
+    assert main(["compare", f"qwen14b={SKY14_AIME}", f"sky={CHECKPOINTS}", "-o", str(out)]) == 0
+    table = pl.read_csv(out)
+    steps = [21, 49, 84, 119, 140]
+    assert table["step"].to_list() == steps and set(table["benchmark"]) == {"AIME24"}
+    printed = [
+        json.loads((CHECKPOINTS / f"checkpoint-{s}" / "aime24_metrics.json").read_text())["acc"]
+        for s in steps
+    ]
+    assert [round(a * 100, 1) for a in table["accuracy_b"]] == printed
+    assert (table["problems"] == 30).all()
+
+
+def test_html_output_names_every_run(tmp_path):
+    out = tmp_path / "c.html"
+    assert main(["compare", f"base={SKY7}", f"big={SKY14}", "-o", str(out)]) == 0
+    text = out.read_text()
+    assert "base" in text and "big" in text and "vega-spec" in text
+
+
+# ---- bad input: an error, or a fallback that says so ----------------------------------------------
+
+
+def test_one_run_is_an_error(capsys):
+    assert main(["compare", f"a={SKY7}", f"a={SKY14}", "-o", "x.csv"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "at least two runs" in err
+
+
+def test_no_shared_problems_falls_back_to_unpaired_and_says_so(tmp_path):
+    a = _write(tmp_path, "a", [(0, "b", f"p{i}", 0, i < 5, 1) for i in range(10)])
+    b = _write(tmp_path, "b", [(0, "b", f"q{i}", 0, i < 7, 1) for i in range(10)])
+    c = compare({"a": a, "b": b})
+    row = c.differences.row(0, named=True)
+    assert row["problems"] == 0 and row["paired_lo"] is None
+    assert "share no problem ids" in row["interval"] and row["lo"] == row["unpaired_lo"]
+    assert any("shares no problem ids" in n for n in c.notes)
+
+
+def test_mismatched_benchmarks_are_an_error_naming_both(tmp_path):
+    a = _write(tmp_path, "a", [(0, "math", "p0", 0, True, 1)])
+    b = _write(tmp_path, "b", [(0, "aime", "p0", 0, True, 1)])
+    with pytest.raises(DataError, match=r"shared with the baseline 'a' \(\['math'\]\).*aime"):
+        compare({"a": a, "b": b})
+
+
+def test_duplicated_problem_ids_are_an_error(tmp_path):
+    a = _write(tmp_path, "a", [(0, "b", "p0", 0, True, 1), (0, "b", "p0", 0, False, 1)])
+    b = _write(tmp_path, "b", [(0, "b", "p0", 0, True, 1)])
+    with pytest.raises(DataError, match="problem 'p0' of b at step 0 has 2 rows for 1 sample ids"):
+        compare({"a": a, "b": b})
+
+
+def test_different_sample_counts_per_problem_are_compared_as_shares(tmp_path):
+    a = _write(tmp_path, "a", [(0, "b", f"p{i}", s, s == 0, 1) for i in range(3) for s in range(4)])
+    b = _write(tmp_path, "b", [(0, "b", f"p{i}", 0, True, 1) for i in range(3)])
+    row = compare({"a": a, "b": b}).differences.row(0, named=True)
+    assert (row["samples_a"], row["samples_b"]) == (4, 1)
+    assert row["difference"] == pytest.approx(0.75)
+
+
+def test_score_only_logs_are_compared_unpaired_with_the_size_given(tmp_path):
+    c = compare(
+        {"a": VAL, "b": VAL},
+        benchmarks=["math__math/unknown"],
+        problems={"math__math/unknown": 500},
+    )
+    row = c.differences.row(-1, named=True)
+    assert row["difference"] == 0 and row["problems_a"] == row["problems_b"] == 500
+    assert row["lo"] < 0 < row["hi"] and row["interval"].startswith("unpaired: Newcombe")
+    unknown = compare({"a": VAL, "b": VAL}, benchmarks=["math__math/unknown"])
+    assert unknown.differences["lo"].is_null().all()
+    assert unknown.differences["interval"][0].startswith("no interval: benchmark size unknown")
