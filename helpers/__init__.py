@@ -7,6 +7,17 @@ from . import theme
 from .data import field, figure, load, long_view, names, resource
 from .errors import DataError
 
+
+def versions() -> None:
+    """Print the versions of the libraries that shape a notebook's numbers and charts (the
+    pinned ones; no dates, so a re-executed notebook stays byte-identical)."""
+    from importlib.metadata import version
+
+    print(
+        " | ".join(f"{name} {version(name)}" for name in ("polars", "altair", "vl-convert-python"))
+    )
+
+
 __all__ = [
     "DataError",
     "field",
@@ -16,4 +27,5 @@ __all__ = [
     "names",
     "resource",
     "theme",
+    "versions",
 ]

@@ -200,7 +200,7 @@ def _summary(c) -> list[str]:
         if r["selection_bias_b"] is not None:
             line += (
                 f"; picking the best of {r['checkpoints_b']} and {r['checkpoints_a']} checkpoints "
-                f"can overstate each score by about {r['selection_bias_b'] * 100:.1f} and "
+                f"can overstate each score by up to about {r['selection_bias_b'] * 100:.1f} and "
                 f"{r['selection_bias_a'] * 100:.1f} points"
             )
         lines.append(line)

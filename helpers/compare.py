@@ -143,9 +143,10 @@ def _read(entries, benchmarks, step_pattern) -> tuple[pl.DataFrame | None, pl.Da
             if benchmarks:
                 s = s.filter(pl.col("benchmark").is_in(list(benchmarks)))
             scores.append(s.select(**tag, benchmark="benchmark", step="step", score="score"))
+    # sorted: group-by order is not stable, and every number and chart must be
     return (
-        pl.concat(per_problem) if per_problem else None,
-        pl.concat(scores) if scores else None,
+        pl.concat(per_problem).sort(*KEYS, "problem_id", nulls_last=True) if per_problem else None,
+        pl.concat(scores).sort(*KEYS, nulls_last=True) if scores else None,
     )
 
 
@@ -166,7 +167,11 @@ def _seed_curves(per_problem, scores, sizes) -> pl.DataFrame:
         ).rename({"score": "accuracy"})
         lo, hi = stats.wilson_exprs(pl.col("accuracy"), pl.col("problems").cast(pl.Float64))
         parts.append(s.with_columns(lo=lo, hi=hi, per_sample=pl.lit(False)))
-    return pl.concat(parts, how="diagonal_relaxed").with_columns(kind=pl.lit("seed"))
+    return (
+        pl.concat(parts, how="diagonal_relaxed")
+        .with_columns(kind=pl.lit("seed"))
+        .sort(*KEYS, nulls_last=True)
+    )
 
 
 def _mean_curves(seeds: pl.DataFrame) -> pl.DataFrame:
@@ -175,6 +180,8 @@ def _mean_curves(seeds: pl.DataFrame) -> pl.DataFrame:
     runs = seeds.group_by("run", "benchmark", "step").agg(
         seeds=pl.len(),
         problems=pl.col("problems").min(),
+        # answers behind the mean: problems x samples per problem x seeds (scores: problems)
+        answers=(pl.col("problems") * pl.col("k").fill_null(1)).sum(),
         accuracy=pl.col("accuracy").mean(),
         seed_lo=pl.col("accuracy").min(),
         seed_hi=pl.col("accuracy").max(),
@@ -182,16 +189,20 @@ def _mean_curves(seeds: pl.DataFrame) -> pl.DataFrame:
         hi=pl.col("hi").first(),
     )
     several = pl.col("seeds") > 1
-    return runs.with_columns(
-        kind=pl.lit("mean"),
-        lo=pl.when(several).then("seed_lo").otherwise("lo"),
-        hi=pl.when(several).then("seed_hi").otherwise("hi"),
-        band=pl.when(several)
-        .then(pl.format("range across {} seeds", "seeds"))
-        .when(pl.col("lo").is_not_null())
-        .then(pl.lit("Wilson 95% over problems"))
-        .otherwise(pl.lit("no interval: benchmark size unknown")),
-    ).drop("seed_lo", "seed_hi")
+    return (
+        runs.sort("run", "benchmark", "step", nulls_last=True)
+        .with_columns(
+            kind=pl.lit("mean"),
+            lo=pl.when(several).then("seed_lo").otherwise("lo"),
+            hi=pl.when(several).then("seed_hi").otherwise("hi"),
+            band=pl.when(several)
+            .then(pl.format("range across {} seeds", "seeds"))
+            .when(pl.col("lo").is_not_null())
+            .then(pl.lit("Wilson 95% over problems"))
+            .otherwise(pl.lit("no interval: benchmark size unknown")),
+        )
+        .drop("seed_lo", "seed_hi")
+    )
 
 
 # ---- differences --------------------------------------------------------------------------------
@@ -306,8 +317,8 @@ def _same_steps(a: set, b: set) -> list[tuple]:
 
 def _best_steps(means: pl.DataFrame) -> pl.DataFrame:
     """Each run's best checkpoint per benchmark (highest mean accuracy, earliest on ties), the
-    number of checkpoints it was picked from, and how much picking the best of that many
-    overstates a score on that many problems if all were equally good."""
+    number of checkpoints it was picked from, and up to how much picking the best of that many
+    overstates the score if all were equally good."""
     ranked = means.sort(
         "run", "benchmark", "accuracy", "step", descending=[False, False, True, False]
     )
@@ -315,13 +326,17 @@ def _best_steps(means: pl.DataFrame) -> pl.DataFrame:
         step=pl.col("step").first(),
         accuracy=pl.col("accuracy").first(),
         problems=pl.col("problems").first(),
+        answers=pl.col("answers").first(),
         checkpoints=pl.len(),
     )
+    # The picked score's noise is at most that of Binomial(problems x samples x seeds), p)
+    # over the total (problems of differing difficulty vary less than that), so this is the
+    # most the pick is expected to overstate: "up to".
     bias = [
         stats.best_checkpoint_bias([acc] * k, n, runs=4000, seed=0)["overstatement"]
         if n and k > 1
         else (0.0 if k == 1 else None)
-        for acc, n, k in best.select("accuracy", "problems", "checkpoints").iter_rows()
+        for acc, n, k in best.select("accuracy", "answers", "checkpoints").iter_rows()
     ]
     return best.with_columns(selection_bias=pl.Series(bias, dtype=pl.Float64))
 
@@ -375,7 +390,8 @@ def compare(
     for other in names[1:]:
         label = f"{other} vs {baseline}"
         got = {r: set(seeds.filter(pl.col("run") == r)["benchmark"]) for r in (baseline, other)}
-        shared = [b for b in dict.fromkeys(seeds["benchmark"]) if b in got[baseline] & got[other]]
+        order = list(benchmarks) if benchmarks else sorted(set(seeds["benchmark"]))
+        shared = [b for b in order if b in got[baseline] & got[other]]
         if not shared:
             raise DataError(
                 first_path[other],
@@ -468,16 +484,21 @@ def _flip_view(flips: list[pl.DataFrame], checkpoint: str) -> pl.DataFrame:
     if not flips:
         return pl.DataFrame()
     view = pl.concat(flips, how="diagonal_relaxed").filter(pl.col("difference") != 0)
-    view = view.with_columns(
-        outcome=pl.when(pl.col("difference") > 0)
-        .then(pl.format("{} better", "run_b"))
-        .otherwise(pl.format("{} better", "run_a")),
-    ).sort(
-        "comparison",
-        "benchmark",
-        "difference",
-        "problem_id",
-        descending=[False, False, True, False],
+    view = (
+        view.with_columns(
+            pl.col("step", "step_a", "step_b").cast(pl.Int64),
+            outcome=pl.when(pl.col("difference") > 0)
+            .then(pl.format("{} better", "run_b"))
+            .otherwise(pl.format("{} better", "run_a")),
+        )
+        .with_columns(at=_at_label(checkpoint))
+        .sort(
+            "comparison",
+            "benchmark",
+            "difference",
+            "problem_id",
+            descending=[False, False, True, False],
+        )
     )
     view = view.with_columns(rank=pl.int_range(pl.len()).over("comparison", "benchmark") + 1)
     return view.filter(pl.col("rank") <= MAX_FLIPS)

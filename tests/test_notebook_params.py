@@ -58,3 +58,24 @@ def test_notebook_charts_real_files(tmp_path, params, expect):
         assert len({r["benchmark"] for r in rows}) == panels
     if kind == "qwen-math":
         assert "level" in json.dumps(chart) and "overall 52.4% (500 problems)" in json.dumps(chart)
+
+
+def test_compare_notebook_on_a_real_pair(tmp_path):
+    """Notebook 007 on two real evaluations of the same 500 MATH500 problems."""
+    from .test_compare import SKY7, SKY14
+
+    out = tmp_path / "out.ipynb"
+    pm.execute_notebook(
+        str(NOTEBOOKS / "007_compare_runs.ipynb"),
+        str(out),
+        parameters={"RUNS": {"qwen2.5-math-7b": str(SKY7), "qwen2.5-14b-instruct": str(SKY14)}},
+        cwd=str(NOTEBOOKS),
+        kernel_name="python3",
+        progress_bar=False,
+    )
+    nb = json.loads(out.read_text())
+    text = _text(nb)
+    assert "SIMULATED" not in text and "no known truth for your runs" in text
+    assert "MATH500" in text and "500 shared problems" in text
+    [chart] = _charts(nb)
+    assert "qwen2.5-14b-instruct vs qwen2.5-math-7b" in json.dumps(chart)

@@ -38,7 +38,11 @@ def run_curves(curves: pl.DataFrame, runs: Sequence[str], *, columns: int = 3) -
     seeds, or a Wilson interval over problems), and each seed as a faint line. A run evaluated
     once (no step) is a dashed level across the panel; when no run has steps, each run is a
     point with its interval."""
-    data = _panels(curves.sort("benchmark", "run", "step", nulls_last=True))
+    data = _panels(
+        curves.sort("benchmark", "run", "step", nulls_last=True).select(
+            "run", "seed", "benchmark", "step", "kind", "accuracy", "lo", "hi", "band", "problems"
+        )
+    )
     colour = _run_colour(runs)
     y = alt.Y("accuracy:Q").title("Accuracy").axis(format=".0%").scale(zero=False)
     tooltip = [
@@ -92,7 +96,24 @@ def paired_differences(differences: pl.DataFrame, *, columns: int = 3) -> alt.Fa
     """Accuracy of each method minus the baseline, one panel per benchmark: the difference
     (points), its paired 95% interval (bars) and the unpaired one beside it (light bars),
     against a rule at zero. Over steps where the runs have them; else one point per pair."""
-    data = _panels(differences.sort("benchmark", "comparison", "step_b", nulls_last=True))
+    data = _panels(
+        differences.sort("benchmark", "comparison", "step_b", nulls_last=True).select(
+            "comparison",
+            "benchmark",
+            "at",
+            "step",
+            "difference",
+            "lo",
+            "hi",
+            "interval",
+            "unpaired_lo",
+            "unpaired_hi",
+            "won",
+            "lost",
+            "tied",
+            "problems",
+        )
+    )
     colour = (
         alt.Color("comparison:N")
         .scale(range=RUN_COLOURS[1:])
@@ -155,7 +176,19 @@ def problem_flips(problems: pl.DataFrame, *, columns: int = 3) -> alt.FacetChart
         .then(pl.lit("method better"))
         .otherwise(pl.lit("baseline better")),
     )
-    data = _panels(data, "where")
+    data = _panels(data, "where").select(
+        "where",
+        "panel",
+        "rank",
+        "difference",
+        "better",
+        "problem_id",
+        "comparison",
+        "at",
+        "outcome",
+        "accuracy_a",
+        "accuracy_b",
+    )
     colour = (
         alt.Color("better:N")
         .scale(domain=["method better", "baseline better"], range=RUN_COLOURS[1::-1])
