@@ -8,12 +8,12 @@ anything reaches a chart.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 import polars as pl
 
 from . import analysis, stats
-from .readers import wandb
+from .errors import DataError
+from .readers import Loaded
 
 TOKEN_BIN = 16  # response-length percentiles are exact to this many tokens (histogram based)
 
@@ -192,35 +192,73 @@ def sample_curves(summary: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-# ---- per-step metric logs ----
+# ---- per-step scores ---------------------------------------------------------------------------
 
 
 def join_nearest_earlier(
-    left: pl.DataFrame, right: pl.DataFrame, on: str = "step", value: str = "value"
+    left: pl.DataFrame, right: pl.DataFrame, on: str = "step", value: str = "value", by=None
 ) -> pl.DataFrame:
     """Attach to each row of `left` the `right` value logged at the nearest step at or before it
-    (validation and training metrics are logged at different steps)."""
-    return left.sort(on).join_asof(right.select(on, value).sort(on), on=on, strategy="backward")
+    (validation and training metrics are logged at different steps); `by` matches within
+    groups (e.g. per benchmark)."""
+    cols = [on, value, *([by] if by else [])]
+    # sorted by step within each group; polars cannot check that itself when `by` is given
+    return left.sort(on).join_asof(
+        right.select(cols).sort(on), on=on, strategy="backward", by=by, check_sortedness=False
+    )
 
 
-def wandb_curves(
-    val: str | Path,
-    train: str | Path | None = None,
-    *,
-    benchmarks: Sequence[str] | None = None,
-    length_column: str = wandb.LENGTH_COLUMN,
-) -> pl.DataFrame:
-    """Curves for `charts.training_grid` from a W&B export: each benchmark's validation score,
-    and (from `train`, or from `val` if it has the column) the mean response length, matched to
-    the validation steps by nearest earlier step. Scores carry no sample counts, so no band."""
-    scores = wandb.read_scores(val, benchmarks=benchmarks)
-    source = train if train is not None else val
-    if wandb.has_column(source, length_column):
-        length = wandb.read_metric(source, length_column).rename({"value": "tokens"})
-        scores = join_nearest_earlier(scores, length, value="tokens")
-    return analysis.curves(
+def score_curves(
+    runs: Sequence[Loaded], benchmarks: Sequence[str] | None = None
+) -> tuple[pl.DataFrame, list[str], pl.DataFrame]:
+    """Curves for `charts.training_grid` from per-step score logs, the benchmarks in the log's
+    order (or in `benchmarks` order, keeping only those), and the table behind the curves.
+
+    Accuracy comes from the one log with validation scores (or, failing that, training
+    scores); its Wilson 95% band counts the benchmark's problems where the size is known.
+    Response length comes from the same log or another one given with it (a training
+    export), per benchmark where logged under the same names, else the overall mean, matched
+    to each score by the nearest earlier step."""
+    scored = [r for r in runs if r.scores is not None]
+    if not scored:
+        raise DataError(runs[0].path, "accuracy or score columns in at least one log")
+    validation = [r for r in scored if r.kind == "validation"] or scored
+    if len(validation) > 1:
+        raise DataError(
+            validation[1].path,
+            "one log with validation scores (to set several runs side by side, use "
+            "'python -m helpers compare')",
+        )
+    main = validation[0]
+    scores = main.scores.drop_nulls("score")
+    order = main.order or scores["benchmark"].unique(maintain_order=True).to_list()
+    if benchmarks:
+        unknown = [b for b in benchmarks if b not in set(scores["benchmark"])]
+        if unknown:
+            raise DataError(main.path, f"benchmarks among {order}", column=unknown[0])
+        scores, order = scores.filter(pl.col("benchmark").is_in(list(benchmarks))), list(benchmarks)
+    lengths = [
+        r.tokens for r in ([main] + [r for r in runs if r is not main]) if r.tokens is not None
+    ]
+    if lengths:
+        tokens = lengths[0]
+        own = tokens.filter(pl.col("benchmark").is_in(scores["benchmark"].unique().to_list()))
+        if own.height:
+            scores = join_nearest_earlier(scores, own, value="tokens", by="benchmark")
+        else:
+            overall = tokens.filter(pl.col("benchmark").is_null())
+            if overall.height:
+                scores = join_nearest_earlier(
+                    scores, overall.select("step", "tokens"), value="tokens"
+                )
+    lo, hi = stats.wilson_exprs(pl.col("score"), pl.col("problems").cast(pl.Float64))
+    scores = scores.with_columns(lo=lo, hi=hi)
+    curves = analysis.curves(
         scores,
         iteration="step",
         accuracy="score",
         tokens="tokens" if "tokens" in scores.columns else None,
+        lo="lo",
+        hi="hi",
     )
+    return curves, order, scores.sort("benchmark", "step")

@@ -11,6 +11,7 @@ Names are matched after lower-casing and dropping everything but letters and dig
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -47,7 +48,7 @@ BENCHMARKS = (
     Benchmark(
         "GPQA-Diamond",
         198,
-        ("gpqadiamond", "gpqa"),
+        ("gpqadiamond",),
         "Rein et al. 2023 (arXiv 2311.12022), the Diamond subset",
     ),
     Benchmark("GSM8K", 1319, ("gsm8k",), "Cobbe et al. 2021 (arXiv 2110.14168), test split"),
@@ -76,13 +77,18 @@ def canonical(name: str) -> str:
     return found.name if found else name
 
 
-def size(name: str, overrides: dict[str, int] | None = None) -> int | None:
-    """Problems in the benchmark: an override (matched the same way), else the table, else None."""
+def override(name: str, overrides: Mapping[str, int] | None) -> int | None:
+    """The size a user gave for this benchmark (names matched as `find` matches them)."""
     for given, n in (overrides or {}).items():
         if key(given) == key(name) or (find(given) is not None and find(given) == find(name)):
             return n
+    return None
+
+
+def size(name: str, overrides: Mapping[str, int] | None = None) -> int | None:
+    """Problems in the benchmark: an override, else the table, else None."""
     found = find(name)
-    return found.problems if found else None
+    return override(name, overrides) or (found.problems if found else None)
 
 
 def in_path(parts: list[str]) -> str | None:

@@ -19,10 +19,9 @@ from pathlib import Path
 
 import polars as pl
 
-from . import aggregate, charts, export, readers
+from . import aggregate, benchmarks, charts, export, readers
 from .errors import DataError
 from .io import write_text_atomic
-from .readers import wandb
 
 DESCRIPTION = """\
 Recognise the format of FILE(s) and write the matching chart to OUT (.html, .png or .svg;
@@ -43,79 +42,143 @@ Formats recognised:
 """
 
 
+def _samples(runs: list, benchmarks) -> pl.LazyFrame:
+    frames = [r.samples for r in runs]
+    if len(frames) > 1:  # one type for the keys across files (a categorical stays cheap alone)
+        frames = [
+            f.with_columns(
+                pl.col("benchmark").cast(pl.String), pl.col("problem_id").cast(pl.String)
+            )
+            for f in frames
+        ]
+    lf = pl.concat(frames)
+    return lf.filter(pl.col("benchmark").is_in(list(benchmarks))) if benchmarks else lf
+
+
+def _band_note(table: pl.DataFrame) -> str:
+    """What the bands of a score log are, and where there is none."""
+    sizes = table.group_by("benchmark", maintain_order=True).agg(pl.col("problems").first())
+    known = [f"{b} {n}" for b, n in sizes.iter_rows() if n is not None]
+    unknown = [b for b, n in sizes.iter_rows() if n is None]
+    note = f"bands: Wilson 95% over each benchmark's problems ({', '.join(known)})" if known else ""
+    if unknown:
+        note += ("; " if note else "") + (
+            f"no band for {', '.join(unknown[:4])}{' ...' if len(unknown) > 4 else ''}: "
+            "size unknown (--problems NAME=N)"
+        )
+    if table["k"].is_not_null().any():
+        note += "; mean@k scores: the interval counts problems, not the k samples of each"
+    return note
+
+
 def chart_for(
     files: Sequence[str | Path],
     *,
     benchmarks: Sequence[str] | None = None,
-    length_column: str = wandb.LENGTH_COLUMN,
     columns: int = 4,
     title: str | None = None,
     progress=None,
+    mapping: dict[str, str] | None = None,
+    problems: dict[str, int] | None = None,
+    step_pattern: str | None = None,
 ) -> tuple[object, pl.DataFrame]:
-    """Recognise the inputs' format and build the matching chart and the table behind it:
-    the training grid (W&B export, tidy per-sample tables), accuracy by level (per-sample
-    JSONL), or accuracy against model size (scores table)."""
+    """Read the inputs and build the chart that fits them, with the table behind it: the
+    training grid (per-step logs, per-sample logs over steps, per-checkpoint folders),
+    accuracy by level or by benchmark (one evaluation), or accuracy against model size
+    (a scores table). Panels keep the log's order (or that of `benchmarks`)."""
     files = [Path(f) for f in files]
     progress = progress or (lambda i, n, path: None)
-    kinds = {f: readers.detect(f) for f in files}
-    found = set(kinds.values())
-    if len(found) > 1:
-        detail = ", ".join(f"{f.name}: {k}" for f, k in kinds.items())
-        raise DataError(files[0], f"files of one format; got {detail}")
-    kind = found.pop()
-    if kind == "wandb":
-        val = [f for f in files if wandb.benchmark_names(f)]
-        train = [f for f in files if f not in val]
-        if len(val) != 1 or len(train) > 1:
-            raise DataError(
-                files[0],
-                "one export with validation columns and at most one training-metrics export",
+    runs = []
+    for i, f in enumerate(files, 1):
+        progress(i, len(files), f)
+        runs.append(
+            readers.load(
+                f,
+                step_pattern=step_pattern,
+                mapping=mapping,
+                problems=problems,
+                benchmarks=benchmarks,
             )
-        curves = aggregate.wandb_curves(
-            val[0],
-            train[0] if train else None,
-            benchmarks=benchmarks,
-            length_column=length_column,
+        )
+    kinds = {
+        "models" if r.models is not None else "samples" if r.samples is not None else "scores"
+        for r in runs
+    }
+    if len(kinds) > 1:
+        detail = ", ".join(f"{r.path.name}: {r.format}" for r in runs)
+        raise DataError(files[0], f"files of one format; got {detail}")
+    kind = kinds.pop()
+    if kind == "models":
+        scores = pl.concat([r.models for r in runs])
+        chart = charts.accuracy_vs_size(
+            scores, title=title or "Accuracy against model size", columns=columns
+        )
+        return chart, scores
+    if kind == "scores":
+        curves, order, table = aggregate.score_curves(runs, benchmarks)
+        if table["step"].is_null().all():  # one evaluation: a point per benchmark
+            table = table.rename({"score": "accuracy"})
+            chart = charts.accuracy_by_group(
+                table, "benchmark", title=title or f"Accuracy by benchmark ({files[0].stem})"
+            )
+            return chart, table
+        training = all(r.kind == "training score" for r in runs if r.scores is not None)
+        what = "training score (on training batches)" if training else "accuracy"
+        has_tokens = "tokens" in table.columns
+        band = (
+            "training scores: no band (the log does not say how many prompts a batch held)"
+            if training
+            else _band_note(table)
+        )
+        subtitle = [band] + (
+            ["response length matched to the nearest earlier step"] if has_tokens else []
         )
         chart = charts.training_grid(
             curves,
-            title=title or f"{val[0].stem}: validation score and response length",
-            subtitle="W&B export; response length matched to the nearest earlier step",
+            title=title
+            or f"{files[0].stem}: {what}{' and response length' if has_tokens else ''} by step",
+            subtitle=subtitle,
             x_title="Step",
             columns=columns,
+            order=order,
+            y_title="Training score" if training else "Accuracy",
         )
-        return chart, curves
-    if kind in ("qwen-math", "lm-eval"):
-        read = readers.read_qwen_math if kind == "qwen-math" else readers.read_lm_eval
-        for i, f in enumerate(files, 1):
-            progress(i, len(files), f)
-        frames = [read(f).with_columns(file=pl.lit(f.stem)) for f in files]
-        samples = pl.concat(frames, how="diagonal")
-        group = "level" if len(files) == 1 and "level" in samples.columns else "file"
+        return chart, table
+    lf = _samples(runs, benchmarks)
+    steps = lf.select(pl.col("step").drop_nulls().n_unique()).collect().item()
+    if steps == 0:  # one evaluation: accuracy by difficulty level, or by benchmark or file
+        if len(runs) == 1 and runs[0].format == "qwen-math":
+            samples, group = readers.read_qwen_math(files[0]), "level"
+        else:
+            samples = pl.concat(
+                [r.samples.collect().with_columns(file=pl.lit(r.path.stem)) for r in runs],
+                how="diagonal_relaxed",
+            )
+            group = "benchmark" if samples["benchmark"].n_unique() > 1 else "file"
         table = aggregate.accuracy_table(samples, [group])
-        overall = aggregate.accuracy_table(samples) if len(files) == 1 else None
+        overall = aggregate.accuracy_table(samples)
         chart = charts.accuracy_by_group(
             table, group, title=title or f"Accuracy by {group} ({files[0].stem})", overall=overall
         )
-        return chart, table
-    if kind == "samples":
-        lf = readers.scan_samples(files, progress=progress)
-        if benchmarks:
-            lf = lf.filter(pl.col("benchmark").is_in(benchmarks))
-        summary = aggregate.aggregate_samples(lf)
-        chart = charts.training_grid(
-            aggregate.sample_curves(summary),
-            title=title or "Accuracy and response length by step",
-            subtitle="bands: Wilson 95% intervals over problems",
-            x_title="Step",
-            columns=columns,
+        every = pl.concat(
+            [
+                table.with_columns(pl.col(group).cast(pl.String)),
+                overall.with_columns(pl.lit("all").alias(group)),
+            ],
+            how="diagonal_relaxed",
         )
-        return chart, summary
-    scores = pl.concat([readers.read_scores(f, benchmarks=benchmarks) for f in files])
-    chart = charts.accuracy_vs_size(
-        scores, title=title or "Accuracy against model size", columns=columns
+        return chart, every
+    summary = aggregate.aggregate_samples(lf)
+    order = list(benchmarks) if benchmarks else None
+    chart = charts.training_grid(
+        aggregate.sample_curves(summary),
+        title=title or "Accuracy and response length by step",
+        subtitle="bands: Wilson 95% intervals over problems",
+        x_title="Step",
+        columns=columns,
+        order=order,
     )
-    return chart, scores
+    return chart, summary
 
 
 def _progress(i: int, n: int, path: Path) -> None:
@@ -161,6 +224,43 @@ def _output_args(parser: argparse.ArgumentParser) -> None:
         help="only these benchmarks (W&B: the part after val/test_score/)",
     )
     parser.add_argument("--title", help="chart title")
+
+
+def _reading_args(parser: argparse.ArgumentParser) -> None:
+    """How to read logs no convention covers: column mapping, benchmark sizes, steps."""
+    parser.add_argument(
+        "--map",
+        action="append",
+        metavar="ROLE=COLUMN",
+        help="which column is what, for per-step logs no convention covers; ROLE is step, "
+        "accuracy or tokens, and {benchmark} in COLUMN stands for the benchmark's name "
+        "(e.g. --map step=global_step --map 'accuracy=eval/{benchmark}/acc'); for results "
+        "files, accuracy=METRIC picks the metric",
+    )
+    parser.add_argument(
+        "--problems",
+        nargs="+",
+        type=_size_arg,
+        metavar="NAME=N",
+        help="benchmark sizes for score-only logs (known: "
+        + ", ".join(f"{b.name} {b.problems}" for b in benchmarks.BENCHMARKS)
+        + ")",
+    )
+    parser.add_argument(
+        "--step-from-path",
+        metavar="REGEX",
+        help="read the step from folder names with this pattern (one group: the step); "
+        "default: checkpoint-N, ckpt_N, global_stepN, step=N, iter_N, ExpK_N",
+    )
+
+
+def _mapping(args) -> dict[str, str]:
+    from .readers.metrics import parse_map
+
+    try:
+        return parse_map(args.map)
+    except ValueError as e:
+        raise DataError("--map", str(e)) from None
 
 
 def _run_arg(text: str) -> tuple[str, Path]:
@@ -217,6 +317,7 @@ def _compare(args) -> tuple[object, pl.DataFrame]:
         baseline=args.baseline,
         problems=dict(args.problems or []),
         step_pattern=args.step_from_path,
+        mapping=_mapping(args),
     )
     for line in _summary(c):
         print(line)
@@ -235,6 +336,67 @@ def _compare(args) -> tuple[object, pl.DataFrame]:
     return chart, c.differences
 
 
+def describe(path: Path, **options) -> list[str]:
+    """What a file or folder was read as, in words: format, steps, benchmarks (with sizes and
+    samples per problem), metrics, and what was left out and why."""
+    run = readers.load(path, **options)
+    lines = [f"{path}: {run.format}", *[f"  {n}" for n in run.notes]]
+    if run.models is not None:
+        m = run.models
+        names = ", ".join(m["benchmark"].unique(maintain_order=True))
+        lines.append(f"  {m['model'].n_unique()} models; benchmarks: {names}")
+        return lines
+    if run.samples is not None:
+        per = (
+            run.samples.group_by("benchmark", "step", "problem_id")
+            .agg(n=pl.len())
+            .group_by("benchmark")
+            .agg(
+                steps=pl.col("step").drop_nulls().unique().sort(),
+                problems=pl.col("problem_id").n_unique(),
+                k_min=pl.col("n").min(),
+                k_max=pl.col("n").max(),
+            )
+            .sort("benchmark")
+            .collect()
+        )
+        for r in per.iter_rows(named=True):
+            k = f"{r['k_min']}" if r["k_min"] == r["k_max"] else f"{r['k_min']}-{r['k_max']}"
+            lines.append(
+                f"  {r['benchmark']}: {r['problems']} problems, {k} sample(s) per problem, "
+                + _steps(r["steps"])
+            )
+        return lines
+    table = run.scores
+    for b in run.order or table["benchmark"].unique(maintain_order=True).to_list():
+        rows = table.filter(pl.col("benchmark") == b)
+        n = rows["problems"][0]
+        size = (
+            "scored on training batches"
+            if run.kind == "training score"
+            else f"{n} problems"
+            if n is not None
+            else "size unknown (--problems NAME=N)"
+        )
+        k = f", mean@{rows['k'][0]}" if rows["k"][0] is not None else ""
+        steps = _steps(rows["step"].drop_nulls().to_list())
+        lines.append(f"  {b}: {run.kind}, {size}{k}, {steps}")
+    if run.tokens is not None:
+        t = run.tokens["benchmark"].drop_nulls().n_unique()
+        lines.append(
+            "  response length: "
+            + (f"per benchmark ({t})" if t else "overall mean")
+            + f", {run.tokens['step'].n_unique()} steps"
+        )
+    return lines
+
+
+def _steps(steps: list) -> str:
+    if not steps:
+        return "one evaluation (no step)"
+    return f"{len(steps)} steps ({steps[0]}-{steps[-1]})" if len(steps) > 1 else f"step {steps[0]}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m helpers",
@@ -251,12 +413,7 @@ def main(argv: list[str] | None = None) -> int:
         "files", nargs="+", type=Path, metavar="FILE", help="input file(s) or folder(s)"
     )
     _output_args(plot)
-    plot.add_argument(
-        "--length-column",
-        default=wandb.LENGTH_COLUMN,
-        metavar="COLUMN",
-        help=f"W&B column with mean response length (default {wandb.LENGTH_COLUMN})",
-    )
+    _reading_args(plot)
     plot.add_argument("--columns", type=int, default=4, help="panels per row (default 4)")
     comp = sub.add_parser(
         "compare",
@@ -276,21 +433,31 @@ def main(argv: list[str] | None = None) -> int:
         "checkpoint per benchmark (best; its selection bias is reported)",
     )
     comp.add_argument("--baseline", metavar="NAME", help="the run the others are compared with")
-    comp.add_argument(
-        "--problems",
-        nargs="+",
-        type=_size_arg,
-        metavar="NAME=N",
-        help="benchmark sizes for score-only logs (known ones: MATH500 500, AIME24 30, ...)",
-    )
-    comp.add_argument(
-        "--step-from-path",
-        metavar="REGEX",
-        help="read the step from folder names with this pattern (one group: the step); "
-        "default: checkpoint-N, ckpt_N, global_stepN, step=N, iter_N, ExpK_N",
-    )
+    _reading_args(comp)
     comp.add_argument("--columns", type=int, default=3, help="panels per row (default 3)")
+    look = sub.add_parser(
+        "inspect",
+        help="say what each input was recognised as, without drawing",
+        description="Print what each FILE (or folder) was read as: format, steps, benchmarks "
+        "with their sizes and samples per problem, metrics, and what was ignored and why.",
+    )
+    look.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    _reading_args(look)
     args = parser.parse_args(argv)
+    if args.command == "inspect":
+        try:
+            for f in args.files:
+                for line in describe(
+                    f,
+                    step_pattern=args.step_from_path,
+                    mapping=_mapping(args),
+                    problems=dict(args.problems or []),
+                ):
+                    print(line)
+        except DataError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        return 0
     out: Path = args.output
     if out.suffix not in (*export.FORMATS, ".csv"):
         parser.error(f"OUT must end in .html, .png, .svg or .csv; got {out.name}")
@@ -301,10 +468,12 @@ def main(argv: list[str] | None = None) -> int:
             chart, table = chart_for(
                 args.files,
                 benchmarks=args.benchmarks,
-                length_column=args.length_column,
                 columns=args.columns,
                 title=args.title,
                 progress=_progress,
+                mapping=_mapping(args),
+                problems=dict(args.problems or []),
+                step_pattern=args.step_from_path,
             )
     except DataError as e:
         print(f"error: {e}", file=sys.stderr)

@@ -20,7 +20,6 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from . import benchmarks as bench
 from . import stats
 from .aggregate import with_wilson
 from .errors import DataError
@@ -103,12 +102,12 @@ def _entries(runs) -> list[tuple[str, int, Path]]:
     return out
 
 
-def _read(entries, benchmarks, step_pattern) -> tuple[pl.DataFrame | None, pl.DataFrame | None]:
+def _read(entries, benchmarks, options) -> tuple[pl.DataFrame | None, pl.DataFrame | None]:
     """Per-problem counts (run, seed, benchmark, step, problem_id, n, c) from per-sample logs,
     and scores (run, seed, benchmark, step, score) from score-only logs."""
     per_problem, scores = [], []
     for name, seed, path in entries:
-        loaded = load(path, step_pattern=step_pattern)
+        loaded = load(path, **options)
         tag = {"run": pl.lit(name), "seed": pl.lit(seed, pl.Int64)}
         if loaded.samples is not None:
             lf = loaded.samples.with_columns(pl.col("benchmark").cast(pl.String))
@@ -142,7 +141,11 @@ def _read(entries, benchmarks, step_pattern) -> tuple[pl.DataFrame | None, pl.Da
             s = loaded.scores
             if benchmarks:
                 s = s.filter(pl.col("benchmark").is_in(list(benchmarks)))
-            scores.append(s.select(**tag, benchmark="benchmark", step="step", score="score"))
+            if s is None:
+                raise DataError(path, "a run's scores or per-sample log", got=loaded.format)
+            scores.append(
+                s.select(**tag, benchmark="benchmark", step="step", score="score", n="problems")
+            )
     # sorted: group-by order is not stable, and every number and chart must be
     return (
         pl.concat(per_problem).sort(*KEYS, "problem_id", nulls_last=True) if per_problem else None,
@@ -153,7 +156,7 @@ def _read(entries, benchmarks, step_pattern) -> tuple[pl.DataFrame | None, pl.Da
 # ---- curves -------------------------------------------------------------------------------------
 
 
-def _seed_curves(per_problem, scores, sizes) -> pl.DataFrame:
+def _seed_curves(per_problem, scores) -> pl.DataFrame:
     parts = []
     if per_problem is not None:
         acc = per_problem.group_by(KEYS).agg(
@@ -161,10 +164,9 @@ def _seed_curves(per_problem, scores, sizes) -> pl.DataFrame:
         )
         parts.append(with_wilson(acc).with_columns(per_sample=pl.lit(True)))
     if scores is not None:
-        n = [bench.size(b, sizes) for b in scores["benchmark"]]
-        s = scores.with_columns(
-            problems=pl.Series(n, dtype=pl.Int64), k=pl.lit(None, pl.Int64)
-        ).rename({"score": "accuracy"})
+        s = scores.rename({"score": "accuracy", "n": "problems"}).with_columns(
+            k=pl.lit(None, pl.Int64)
+        )
         lo, hi = stats.wilson_exprs(pl.col("accuracy"), pl.col("problems").cast(pl.Float64))
         parts.append(s.with_columns(lo=lo, hi=hi, per_sample=pl.lit(False)))
     return (
@@ -349,6 +351,7 @@ def compare(
     baseline: str | None = None,
     problems: Mapping[str, int] | None = None,
     step_pattern: str | None = None,
+    mapping: Mapping[str, str] | None = None,
 ) -> Comparison:
     """Compare every run with the baseline (the first run named, or `baseline`).
 
@@ -369,14 +372,15 @@ def compare(
         raise DataError(entries[0][2], f"a baseline among the runs {names}", got=baseline)
     names = [baseline, *[n for n in names if n != baseline]]
     first_path = {n: next(p for m, _, p in entries if m == n) for n in names}
-    per_problem, scores = _read(entries, benchmarks, step_pattern)
+    options = {"step_pattern": step_pattern, "mapping": mapping, "problems": problems}
+    per_problem, scores = _read(entries, benchmarks, options)
     sample_runs = set(per_problem["run"]) if per_problem is not None else set()
     score_runs = set(scores["run"]) if scores is not None else set()
     mixed = sample_runs & score_runs
     if mixed:
         run = sorted(mixed)[0]
         raise DataError(first_path[run], f"seeds of one kind (per-sample or scores) in run {run!r}")
-    seeds = _seed_curves(per_problem, scores, problems)
+    seeds = _seed_curves(per_problem, scores)
     missing = [n for n in names if seeds.filter(pl.col("run") == n).height == 0]
     if missing:
         raise DataError(first_path[missing[0]], "at least one benchmark with a value in the run")

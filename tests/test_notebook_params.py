@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 
 import papermill as pm
+import polars as pl
 import pytest
 
 from helpers.paths import NOTEBOOKS
 from helpers.theme import VEGALITE_MIME
 
+from .test_formats import AIME14, CHECKPOINTS, LIGHTEVAL, METRICS
 from .test_readers import OBS, SKY, TRAIN, VAL
 
 
@@ -39,25 +41,67 @@ def _text(nb: dict) -> str:
     return "".join("".join(o.get("text", "")) for c in nb["cells"] for o in c.get("outputs", []))
 
 
-@pytest.mark.parametrize(
-    "params, expect",
-    [
-        ({"RUN": str(VAL), "TRAIN": str(TRAIN)}, ("wandb", 15)),
-        ({"RUN": str(SKY)}, ("qwen-math", None)),
-        ({"RUN": str(OBS), "BENCHMARKS": ["GSM8K", "MMLU"]}, ("scores", 2)),
-    ],
-    ids=["wandb", "skythought", "obsscaling"],
-)
-def test_notebook_charts_real_files(tmp_path, params, expect):
+def _rows(chart: dict) -> list[dict]:
+    return chart["datasets"][chart["data"]["name"]]
+
+
+def _accuracy(chart: dict, benchmark: str) -> dict[float, float]:
+    """iteration -> accuracy drawn in a training grid's panel."""
+    return {
+        r["iteration"]: r["value"]
+        for r in _rows(chart)
+        if r["benchmark"] == benchmark and r["metric"] == "accuracy"
+    }
+
+
+def _harness_acc(step: int) -> float:
+    path = CHECKPOINTS / f"checkpoint-{step}" / "aime24_metrics.json"
+    return json.loads(path.read_text())["acc"]
+
+
+CASES = {
+    "wandb": ({"RUN": str(VAL), "TRAIN": str(TRAIN)}, "wandb", 15),
+    "wandb-train": ({"RUN": str(TRAIN)}, "wandb", 16),
+    "skythought": ({"RUN": str(SKY)}, "qwen-math", None),
+    "obsscaling": ({"RUN": str(OBS), "BENCHMARKS": ["GSM8K", "MMLU"]}, "scores", 2),
+    "lighteval": ({"RUN": str(LIGHTEVAL)}, "folder", 3),
+    "checkpoints": ({"RUN": str(CHECKPOINTS)}, "folder", 1),
+    "metrics": ({"RUN": str(METRICS)}, "qwen-math-metrics", None),
+    "aime-samples": ({"RUN": str(AIME14)}, "qwen-math", None),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_notebook_charts_real_files(tmp_path, case):
+    params, kind, panels = CASES[case]
     nb = _run(tmp_path, **params)
-    kind, panels = expect
-    assert f"({kind})" in _text(nb) and "SIMULATED" not in _text(nb)
+    text = _text(nb)
+    assert f": {kind}\n" in text and "SIMULATED" not in text
     [chart] = _charts(nb)
     if panels is not None:
-        rows = chart["datasets"][chart["data"]["name"]]
-        assert len({r["benchmark"] for r in rows}) == panels
-    if kind == "qwen-math":
-        assert "level" in json.dumps(chart) and "overall 52.4% (500 problems)" in json.dumps(chart)
+        assert len({r["benchmark"] for r in _rows(chart)}) == panels
+    drawn = json.dumps(chart)
+    if case == "skythought":  # the harness's printed accuracy for this file
+        assert "level" in drawn and "overall 52.4% (500 problems)" in drawn
+    if case == "wandb":
+        assert _accuracy(chart, "math__math/unknown")[0.0] == 0.57
+    if case == "wandb-train":
+        raw = pl.read_csv(TRAIN, columns=["_step", "critic/scores/stem_web/mean"]).drop_nulls()
+        first = raw.sort("_step").row(0)
+        assert _accuracy(chart, "stem_web")[float(first[0])] == pytest.approx(first[1])
+    if case == "lighteval":  # the JSON files' scores: 11 of 30 at step 150, 85.4% at step 50
+        assert _accuracy(chart, "AIME24")[150.0] == pytest.approx(11 / 30)
+        assert _accuracy(chart, "MATH500")[50.0] == pytest.approx(0.854)
+    if case == "checkpoints":  # each checkpoint's accuracy as its harness printed it
+        drawn_acc = _accuracy(chart, "AIME24")
+        assert {s: round(a * 100, 1) for s, a in drawn_acc.items()} == {
+            float(s): _harness_acc(s) for s in (21, 49, 84, 119, 140)
+        }
+    if case == "metrics":
+        assert "500 problems" in text and "0.804" in text
+    if case == "aime-samples":
+        solved = sum(json.loads(line)["score"][0] for line in AIME14.open())
+        assert f"overall {round(solved / 30 * 100, 1)}% (30 problems)" in drawn
 
 
 def test_compare_notebook_on_a_real_pair(tmp_path):

@@ -13,7 +13,6 @@ import pytest
 
 from helpers import DataError, aggregate, readers, simulate, stats
 from helpers.paths import DATA
-from helpers.readers import wandb
 
 from .conftest import REALDATA
 
@@ -37,8 +36,13 @@ def test_formats_are_recognised():
 # ---- W&B ------------------------------------------------------------------------------------------
 
 
+def _score_curves(*paths, benchmarks=None):
+    curves, _, _ = aggregate.score_curves([readers.load(p) for p in paths], benchmarks)
+    return curves
+
+
 def test_reasoning360_export_gives_15_benchmarks_with_response_length():
-    curves = aggregate.wandb_curves(VAL, TRAIN)
+    curves = _score_curves(VAL, TRAIN)
     assert curves["benchmark"].n_unique() == 15
     acc = curves.filter(metric="accuracy")
     assert acc.height == 15 * 30  # 30 validation steps (0, 5, ..., 140, 144)
@@ -57,16 +61,22 @@ def test_nearest_earlier_step_matching():
 
 
 def test_train_export_step_matches_the_real_file():
-    length = wandb.read_metric(TRAIN)
+    tokens = readers.load(TRAIN).tokens
+    length = tokens.filter(pl.col("benchmark").is_null())
     assert length.height == 83 and length["step"].min() == 1 and length["step"].max() == 143
-    curves = aggregate.wandb_curves(VAL, TRAIN, benchmarks=["math__math/unknown"])
+    raw = pl.read_csv(TRAIN, columns=["_step", "response_length/mean"])
+    assert (
+        length.sort("step")["tokens"].to_list()
+        == raw.sort("_step")["response_length/mean"].to_list()
+    )
+    curves = _score_curves(VAL, TRAIN, benchmarks=["math__math/unknown"])
     at5 = curves.filter(metric="token length", iteration=5.0)["value"].item()
-    earlier = length.filter(pl.col("step") <= 5).sort("step")["value"][-1]
+    earlier = length.filter(pl.col("step") <= 5).sort("step")["tokens"][-1]
     assert at5 == earlier
 
 
 def test_wandb_quoted_commas_do_not_break_columns():
-    scores = wandb.read_scores(VAL)
+    scores = readers.load(VAL).scores
     assert scores["score"].dtype == pl.Float64 and scores["score"].is_between(0, 1).all()
 
 
@@ -77,29 +87,36 @@ def _write(tmp_path, name, text):
 
 
 def test_wandb_missing_step_column(tmp_path):
-    path = _write(tmp_path, "x.csv", "step,val/test_score/a/unknown\n0,0.5\n")
+    path = _write(tmp_path, "x.csv", "epoch,val/test_score/a/unknown\n0,0.5\n")
     with pytest.raises(DataError) as e:
-        wandb.read_scores(path)
-    assert (e.value.line, e.value.column) == (1, "_step")
+        readers.read_metric_log(path)
+    assert (e.value.line, e.value.column) == (1, "step") and "_step, step, global_step" in str(
+        e.value
+    )
+
+
+def test_step_or_underscore_step(tmp_path):
+    path = _write(tmp_path, "x.csv", "step,val/test_score/a/unknown\n0,0.5\n")
+    assert readers.load(path).scores["score"].to_list() == [0.5]
 
 
 def test_wandb_non_numeric_metric(tmp_path):
     path = _write(tmp_path, "x.csv", "_step,val/test_score/a/unknown\n0,0.5\n5,oops\n")
     with pytest.raises(DataError) as e:
-        wandb.read_scores(path)
+        readers.load(path)
     assert (e.value.line, e.value.column, e.value.got) == (3, "val/test_score/a/unknown", "oops")
 
 
 def test_wandb_duplicated_step(tmp_path):
     path = _write(tmp_path, "x.csv", "_step,val/test_score/a/unknown\n0,0.5\n5,0.6\n5,0.7\n")
     with pytest.raises(DataError) as e:
-        wandb.read_scores(path)
+        readers.load(path)
     assert (e.value.line, e.value.column) == (4, "_step") and "also on line 3" in str(e.value)
 
 
 def test_wandb_unknown_benchmark(tmp_path):
     with pytest.raises(DataError, match="benchmarks among"):
-        wandb.read_scores(VAL, benchmarks=["nope"])
+        _score_curves(VAL, benchmarks=["nope"])
 
 
 # ---- per-sample JSONL -------------------------------------------------------------------------------
@@ -170,7 +187,7 @@ def test_unknown_format(tmp_path):
     path = _write(tmp_path, "x.jsonl", json.dumps({"a": 1}) + "\n")
     with pytest.raises(DataError, match="Qwen2.5-Math"):
         readers.detect(path)
-    with pytest.raises(DataError, match=r"\.csv, \.jsonl or \.parquet"):
+    with pytest.raises(DataError, match=r"\.csv, \.json, \.jsonl or \.parquet"):
         readers.detect(_write(tmp_path, "x.txt", "hi"))
 
 

@@ -31,6 +31,7 @@ def training_grid(
     x_title: str = "Iterations",
     accuracy_domain: Sequence[float] | None = None,
     token_domain: Sequence[float] | None = None,
+    y_title: str = "Accuracy",
 ) -> alt.FacetChart:
     """001: one panel per benchmark, accuracy (left axis, blue circles) and token length (right
     axis, orange squares) against iteration, each panel with its own scales.
@@ -71,7 +72,7 @@ def training_grid(
         base.transform_filter(is_acc & alt.expr.isValid(alt.datum.lo))
         .mark_area(opacity=0.22, color=blue)
         .encode(
-            y=alt.Y("lo:Q").title("Accuracy").scale(acc_scale).axis(titleColor=blue),
+            y=alt.Y("lo:Q").title(y_title).scale(acc_scale).axis(titleColor=blue),
             y2="hi:Q",
         )
     )
@@ -79,7 +80,7 @@ def training_grid(
         base.transform_filter(is_acc & alt.expr.isValid(alt.datum.value))
         .mark_line(point=alt.OverlayMarkDef(filled=True, size=28), strokeWidth=1.6)
         .encode(
-            y=alt.Y("value:Q").title("Accuracy").scale(acc_scale).axis(titleColor=blue),
+            y=alt.Y("value:Q").title(y_title).scale(acc_scale).axis(titleColor=blue),
             color=colour,
             shape=shape,
             tooltip=[
@@ -106,7 +107,9 @@ def training_grid(
             tooltip=["benchmark:N", "iteration:Q", alt.Tooltip("value:Q", format=",.0f")],
         )
     )
-    panel = alt.layer(alt.layer(band, accuracy), tokens).resolve_scale(y="independent")
+    panel = alt.layer(band, accuracy)
+    if (curves["metric"] == "token length").any():  # no empty right axis for logs without it
+        panel = alt.layer(panel, tokens).resolve_scale(y="independent")
     names = list(order) if order is not None else curves["benchmark"].unique(maintain_order=True)
     # panels ordered by a number, never by a list of names: Vega-Lite writes a sort list into an
     # expression, and a name from someone's log (a quote, a line separator) would break it

@@ -1,36 +1,53 @@
 """One run's logs in one shape, whatever wrote them: per-sample rows where the log has them,
-per-step scores where it has only those. This is what comparisons and curves start from."""
+per-step scores where it has only those. This is what curves and comparisons start from."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
 
 from .. import benchmarks as bench
 from ..errors import DataError
-from . import wandb
-from .evals import read_lm_eval, read_qwen_math
-from .tables import SAMPLE_COLUMNS, scan_samples
+from . import evals, results
+from .detect import FORMATS, detect
+from .metrics import read_metric_log
+from .tables import SAMPLE_COLUMNS, read_scores, scan_samples
 
 # checkpoint-120, ckpt_120, global_step120, step=120, iter_120; Exp2_120 (an experiment number,
 # then the step)
 STEP_PATTERN = r"(?i)^(?:.*[^a-z])?(?:checkpoint|ckpt|global_step|step|iter|iteration)[-_=]?(\d+)$"
 EXP_PATTERN = r"(?i)^exp\d*[-_](\d+)$"
-SCORE_COLUMNS = {"step": pl.Int64, "benchmark": pl.String, "score": pl.Float64}
+SCORE_COLUMNS = {
+    "step": pl.Int64,
+    "benchmark": pl.String,
+    "score": pl.Float64,
+    "problems": pl.Int64,
+    "k": pl.Int64,
+}
+PER_SAMPLE = ("samples", "qwen-math", "lm-eval", "lighteval-details", "inspect")
 
 
-@dataclass(frozen=True)
+@dataclass
 class Loaded:
     """What one input holds: `samples` (lazy; SAMPLE_COLUMNS, step null where the log has
-    none) or `scores` (step, benchmark, score as a fraction)."""
+    none), `scores` (SCORE_COLUMNS: a score as a fraction, the problems it counts where
+    known, k samples per problem where the log says), `tokens` (step, benchmark or null for
+    every benchmark, tokens) or `models` (a scores table: one row per model). `notes` say
+    what was recognised and what was left out, for `python -m helpers inspect`."""
 
     path: Path
     format: str
     samples: pl.LazyFrame | None = None
     scores: pl.DataFrame | None = None
+    tokens: pl.DataFrame | None = None
+    models: pl.DataFrame | None = None
+    notes: list[str] = field(default_factory=list)
+    order: list[str] = field(default_factory=list)  # benchmarks in the log's own order
+    kind: str = "validation"  # or "training score": what `scores` measure
 
 
 def step_from_path(parts: list[str], pattern: str | None = None) -> int | None:
@@ -45,12 +62,9 @@ def step_from_path(parts: list[str], pattern: str | None = None) -> int | None:
     return None
 
 
-def _eval_file(path: Path, kind: str, parts: list[str], step_pattern: str | None) -> pl.DataFrame:
-    """A per-sample JSONL file as SAMPLE_COLUMNS rows; step and benchmark from its path."""
-    frame = read_qwen_math(path) if kind == "qwen-math" else read_lm_eval(path)
-    benchmark = bench.in_path(parts) or path.stem
+def _samples_frame(frame: pl.DataFrame, step: int | None, benchmark: str) -> pl.DataFrame:
     return frame.select(
-        step=pl.lit(step_from_path(parts[1:], step_pattern), pl.Int64),
+        step=pl.lit(step, pl.Int64),
         benchmark=pl.lit(benchmark, pl.String),
         problem_id=pl.col("problem_id"),
         sample_id=pl.col("sample_id"),
@@ -59,40 +73,186 @@ def _eval_file(path: Path, kind: str, parts: list[str], step_pattern: str | None
     )
 
 
-def _folder(path: Path, step_pattern: str | None) -> Loaded:
-    from . import detect
-
-    if detect(path) == "samples":
-        return Loaded(path, "samples", samples=scan_samples([path]))
-    files = sorted(path.rglob("*.jsonl"))
-    frames = []
-    for f in files:
-        kind = detect(f)
-        if kind not in ("qwen-math", "lm-eval"):
-            raise DataError(f, "per-sample evaluation output (Qwen2.5-Math or lm-eval JSONL)")
-        # the file's name and the folders between it and `path`, nearest first
-        parts = [f.name, *reversed(f.relative_to(path).parent.parts)]
-        frames.append(_eval_file(f, kind, parts, step_pattern))
-    return Loaded(path, "evals", samples=pl.concat(frames).lazy())
+def _scores_frame(rows: pl.DataFrame, step: int | None) -> pl.DataFrame:
+    return rows.select(
+        step=pl.lit(step, pl.Int64),
+        benchmark="benchmark",
+        score="score",
+        problems="problems",
+        k=pl.lit(None, pl.Int64),
+    )
 
 
-def load(path: str | Path, *, step_pattern: str | None = None) -> Loaded:
-    """Read one input (file or folder) into a `Loaded` run."""
-    from . import detect
-
-    path = Path(path)
-    if path.is_dir():
-        return _folder(path, step_pattern)
-    kind = detect(path)
+def _file(path: Path, kind: str, parts: list[str], options: dict) -> Loaded:
+    """One file; `parts` are the path parts that may name its step and benchmark, nearest
+    first (the file's name, then its folders up to the input given)."""
+    step = step_from_path(parts[1:], options.get("step_pattern"))
+    name = bench.in_path(parts)
+    metric = options.get("mapping", {}).get("accuracy")
     if kind == "samples":
         return Loaded(path, kind, samples=scan_samples([path]))
     if kind in ("qwen-math", "lm-eval"):
-        parts = [path.name, path.parent.name]
-        return Loaded(path, kind, samples=_eval_file(path, kind, parts, step_pattern).lazy())
-    if kind == "wandb":
-        scores = wandb.read_scores(path).select(list(SCORE_COLUMNS))
-        return Loaded(path, kind, scores=scores)
-    raise DataError(path, "a run's log (per-sample or per-step); a table of models is not a run")
+        frame = evals.read_qwen_math(path) if kind == "qwen-math" else evals.read_lm_eval(path)
+        benchmark = name or path.stem
+        return Loaded(path, kind, samples=_samples_frame(frame, step, benchmark).lazy())
+    if kind == "lighteval-details":
+        frame = evals.read_lighteval_details(path, metric)
+        task = re.sub(r"^details_", "", path.stem).split("|")
+        benchmark = bench.canonical(task[1] if len(task) > 2 else name or path.stem)
+        return Loaded(path, kind, samples=_samples_frame(frame, step, benchmark).lazy())
+    if kind == "inspect":
+        log = results.load_json(path)
+        benchmark = bench.canonical(evals.inspect_task(log))
+        if log.get("samples"):
+            frame = evals.read_inspect_samples(path, log, metric)
+            return Loaded(path, kind, samples=_samples_frame(frame, step, benchmark).lazy())
+        score, n, scorer = evals.read_inspect_results(path, log)
+        rows = pl.DataFrame({"benchmark": [benchmark], "score": [score], "problems": [n]})
+        notes = [f"no samples in the log: the accuracy of scorer {scorer!r} over {n} samples"]
+        return Loaded(path, kind, scores=_scores_frame(rows, step), notes=notes)
+    if kind == "qwen-math-metrics":
+        rows = results.read_qwen_math_metrics(path, name or path.stem)
+        return Loaded(path, kind, scores=_scores_frame(rows, step), notes=["acc (percent)"])
+    if kind in ("lm-eval-results", "lighteval-results"):
+        read = (
+            results.read_lm_eval_results
+            if kind == "lm-eval-results"
+            else results.read_lighteval_results
+        )
+        rows = read(path, metric)
+        notes = [f"{r['benchmark']}: {r['metric']}" for r in rows.iter_rows(named=True)]
+        return Loaded(path, kind, scores=_scores_frame(rows, step), notes=notes)
+    if kind in ("wandb", "metrics-csv", "metrics-jsonl", "trl"):
+        return _metric_log(path, kind, options)
+    if kind == "scores":
+        return Loaded(path, kind, models=read_scores(path, benchmarks=options.get("benchmarks")))
+    raise DataError(path, "a run's log", got=kind)
 
 
-__all__ = ["SAMPLE_COLUMNS", "Loaded", "load", "step_from_path"]
+def _metric_log(path: Path, kind: str, options: dict) -> Loaded:
+    log = read_metric_log(path, options.get("mapping"))
+    scores = log.scores()
+    if scores.height:
+        scores = scores.with_columns(problems=pl.lit(None, pl.Int64)).select(list(SCORE_COLUMNS))
+    notes = [f"convention: {log.convention or 'none'} ({log.kind})"]
+    if log.k:
+        ks = sorted(set(log.k.values()))
+        notes.append(f"mean@k with k = {', '.join(map(str, ks))} samples per problem")
+    for reason, columns in log.ignored.items():
+        notes.append(f"ignored {len(columns)} columns ({reason}): {', '.join(columns[:4])}")
+    tokens = log.token_lengths()
+    return Loaded(
+        path,
+        kind,
+        scores=scores if scores.height else None,
+        tokens=tokens if tokens.height else None,
+        notes=notes,
+        order=list(log.accuracy),
+        kind=log.kind,
+    )
+
+
+def _folder(path: Path, options: dict) -> Loaded:
+    """Every log in a folder: a hive-partitioned per-sample table, or one file per checkpoint
+    (and benchmark), the step read from the folder names."""
+    files = sorted(
+        p for p in path.rglob("*") if p.is_file() and p.suffix in (".parquet", ".json", ".jsonl")
+    )
+    if files and all(p.suffix == ".parquet" for p in files) and detect(files[0]) == "samples":
+        return Loaded(path, "samples", samples=scan_samples([path]))
+    kinds = {f: detect(f, options.get("mapping")) for f in files}
+    bad = next((f for f, k in kinds.items() if k in ("samples", "scores")), None)
+    if bad is not None:
+        raise DataError(bad, "one checkpoint's evaluation file in a folder of them", got=kinds[bad])
+    # where per-sample files are there, the harness's summaries beside them are not needed
+    summaries = [f for f, k in kinds.items() if k == "qwen-math-metrics"]
+    if summaries and any(k in PER_SAMPLE for k in kinds.values()):
+        kinds = {f: k for f, k in kinds.items() if k != "qwen-math-metrics"}
+    loaded = [
+        _file(f, k, [f.name, *reversed(f.relative_to(path).parent.parts)], options)
+        for f, k in kinds.items()
+    ]
+    if not loaded:
+        raise DataError(path, "log files (.parquet, .json, .jsonl) in the folder; found none")
+    run = combine(path, loaded)
+    if len(kinds) < len(files):
+        run.notes.append(
+            f"{len(summaries)} *_metrics.json summaries left out: per-sample files read"
+        )
+    return run
+
+
+def combine(path: Path, loaded: list[Loaded]) -> Loaded:
+    """Several logs of one run (one per checkpoint or benchmark) as one. The same benchmark
+    evaluated twice at one step is averaged (for scores) and said so."""
+    kinds = sorted({x.format for x in loaded})
+    per_sample = [x for x in loaded if x.samples is not None]
+    scored = [x for x in loaded if x.scores is not None]
+    if per_sample and scored:
+        raise DataError(path, "logs of one kind (per-sample or scores) in the folder", got=kinds)
+    notes = [f"{len(loaded)} files: {', '.join(kinds)}"]
+    if per_sample:
+        samples = pl.concat([x.samples for x in per_sample])
+        return Loaded(path, "folder", samples=samples, notes=notes)
+    scores = pl.concat([x.scores.with_columns(folder=pl.lit(str(x.path.parent))) for x in scored])
+    repeats = (
+        scores.group_by("step", "benchmark")
+        .agg(pl.len(), folders=pl.col("folder").n_unique())
+        .filter(pl.col("len") > 1)
+    )
+    unread = repeats.filter(pl.col("step").is_null(), pl.col("folders") > 1)
+    if unread.height:
+        raise DataError(
+            path,
+            f"a step in each folder's name ({unread['benchmark'][0]} is evaluated in "
+            f"{unread['folders'][0]} folders with no step read from their names); give the "
+            "pattern with --step-from-path REGEX",
+        )
+    if repeats.height:
+        notes.append(
+            f"{repeats.height} benchmark-step pairs evaluated more than once: scores averaged"
+        )
+        scores = scores.group_by("step", "benchmark").agg(
+            pl.col("score").mean(), pl.col("problems").first(), pl.col("k").first()
+        )
+    scores = scores.sort("benchmark", "step").select(list(SCORE_COLUMNS))
+    return Loaded(path, "folder", scores=scores, notes=notes)
+
+
+def load(
+    path: str | Path,
+    *,
+    step_pattern: str | None = None,
+    mapping: Mapping[str, str] | None = None,
+    problems: Mapping[str, int] | None = None,
+    benchmarks=None,
+) -> Loaded:
+    """Read one input (file or folder) into a `Loaded` run. `mapping` names columns no
+    convention knows (see `readers.metrics`); `problems` gives benchmark sizes."""
+    path = Path(path)
+    options = {
+        "step_pattern": step_pattern,
+        "mapping": dict(mapping or {}),
+        "problems": dict(problems or {}),
+        "benchmarks": benchmarks,
+    }
+    kind = detect(path, options["mapping"])
+    if kind == "folder":
+        loaded = _folder(path, options)
+    else:
+        loaded = _file(path, kind, [path.name, path.parent.name], options)
+        loaded.notes.insert(0, FORMATS[kind])
+    if loaded.scores is not None:  # sizes: the user's, else the log's, else the known ones
+        names = loaded.scores["benchmark"]
+        given = [bench.override(b, options["problems"]) for b in names]
+        loaded.scores = loaded.scores.with_columns(
+            problems=pl.coalesce(
+                pl.Series(given, dtype=pl.Int64),
+                "problems",
+                pl.Series([bench.size(b) for b in names], dtype=pl.Int64),
+            )
+        )
+    return loaded
+
+
+__all__ = ["PER_SAMPLE", "SAMPLE_COLUMNS", "SCORE_COLUMNS", "Loaded", "load", "step_from_path"]

@@ -1,0 +1,388 @@
+"""Logs as the frameworks write them. Real files from ../shared/realdata chart through the
+command line with a number checked against the file or its publisher; the frameworks with no
+real file there (verl's current names, TRL, OpenRLHF, lm-eval results, lighteval details,
+Inspect) are tested on small files built in the shape each one writes, named below."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import polars as pl
+import pytest
+
+from helpers import DataError, readers, stats
+from helpers.cli import describe, main
+
+from .conftest import REALDATA
+
+LIGHTEVAL = REALDATA / "open-rs_lighteval_results_exp2"
+CHECKPOINTS = REALDATA / "skythought_sky-t1-32b_aime24_checkpoints"
+METRICS = REALDATA / "skythought_qwen2.5-14b-instruct_math500_metrics.json"
+AIME14 = REALDATA / "skythought_qwen2.5-14b-instruct_aime24_samples.jsonl"
+VAL = REALDATA / "reasoning360_guru18k_mix_val_by_step.csv"
+TRAIN = REALDATA / "reasoning360_guru18k_mix_train_by_step.csv"
+SKY = REALDATA / "skythought_qwen2.5-math-7b_math500_samples.jsonl"
+OBS = REALDATA / "obsscaling_base_llm_benchmark_eval.csv"
+
+
+def _csv(tmp_path, args) -> pl.DataFrame:
+    out = tmp_path / "out.csv"
+    assert main(["plot", *map(str, args), "-o", str(out)]) == 0
+    return pl.read_csv(out, infer_schema_length=None)
+
+
+# ---- real files --------------------------------------------------------------------------------
+
+
+def test_lighteval_checkpoint_folder_is_a_curve_with_intervals(tmp_path):
+    """OpenRS GRPO (lighteval results per checkpoint, the step in `Exp2_<step>`): the scores
+    as the JSON files print them, and each benchmark's size from the files' summary_tasks."""
+    table = _csv(tmp_path, [LIGHTEVAL])
+    assert sorted(table["step"].unique()) == [50, 100, 150, 200, 250, 300, 350, 400]
+    assert dict(table.group_by("benchmark").agg(pl.col("problems").first()).iter_rows()) == {
+        "AIME24": 30,
+        "AMC23": 40,
+        "MATH500": 500,
+    }
+    row = table.filter(step=150, benchmark="AIME24").row(0, named=True)
+    assert row["score"] == pytest.approx(0.36666666666666664)  # 11 of 30
+    assert (row["lo"], row["hi"]) == pytest.approx(stats.wilson_interval(11, 30))
+    assert table.filter(step=50, benchmark="MATH500")["score"].item() == pytest.approx(0.854)
+
+
+def test_checkpoint_folder_reproduces_the_harness_accuracies(tmp_path):
+    """Sky-T1 checkpoints: per-sample files in `checkpoint-N/`; each step's accuracy is the
+    `acc` its harness printed beside it (36.7, 36.7, 26.7, 36.7, 30.0)."""
+    table = _csv(tmp_path, [CHECKPOINTS])
+    assert table["step"].to_list() == [21, 49, 84, 119, 140]
+    printed = [
+        json.loads((CHECKPOINTS / f"checkpoint-{s}" / "aime24_metrics.json").read_text())["acc"]
+        for s in table["step"]
+    ]
+    assert [round(a * 100, 1) for a in table["accuracy"]] == printed
+    assert (table["problems"] == 30).all()
+
+
+def test_harness_metrics_file_alone(tmp_path):
+    table = _csv(tmp_path, [METRICS])
+    row = table.row(0, named=True)
+    assert (row["benchmark"], row["accuracy"], row["problems"]) == ("MATH500", 0.804, 500)
+    assert (row["lo"], row["hi"]) == pytest.approx(stats.wilson_interval(402, 500))
+
+
+def test_aime_samples_file_counts_from_the_file(tmp_path):
+    solved = sum(json.loads(line)["score"][0] for line in AIME14.open())
+    table = _csv(tmp_path, [AIME14])
+    overall = table.filter(pl.col("level").cast(pl.String) == "all").row(0, named=True)
+    assert overall["problems"] == 30 and overall["accuracy"] == pytest.approx(solved / 30)
+
+
+def test_training_export_alone_charts_training_scores(tmp_path):
+    raw = pl.read_csv(TRAIN, columns=["_step", "critic/scores/stem_web/mean"])
+    table = _csv(tmp_path, [TRAIN])
+    assert table["benchmark"].n_unique() == 16
+    got = table.filter(benchmark="stem_web").sort("step")["score"].to_list()
+    assert got == pytest.approx(raw.drop_nulls().sort("_step")["critic/scores/stem_web/mean"])
+    svg = tmp_path / "t.svg"
+    assert main(["plot", str(TRAIN), "-o", str(svg)]) == 0
+    assert "Training score" in svg.read_text() and "training batches" in svg.read_text()
+
+
+def test_validation_export_with_size_given(tmp_path):
+    table = _csv(tmp_path, [VAL, "--problems", "math__math/unknown=500"])
+    math500 = table.filter(benchmark="math__math/unknown").sort("step").row(0, named=True)
+    assert (math500["score"], math500["problems"]) == (0.57, 500)
+    assert (math500["lo"], math500["hi"]) == pytest.approx(stats.wilson_interval(285, 500))
+    assert table.filter(benchmark="table__hitab/unknown")["lo"].is_null().all()
+
+
+def test_panels_keep_the_order_of_the_log(tmp_path):
+    out = tmp_path / "g.html"
+    order = ["table__hitab/unknown", "math__math/unknown", "codegen__mbpp/mbpp"]
+    assert main(["plot", str(VAL), "-o", str(out), "--benchmarks", *order]) == 0
+    text = out.read_text()
+    spec = json.loads(
+        text[text.index('id="vega-spec">') + 15 : text.rindex("</script>")].split("</script>")[0]
+    )
+    rows = spec["datasets"][spec["data"]["name"]]
+    ranks = {r["benchmark"]: r["panel"] for r in rows}
+    assert sorted(ranks, key=ranks.get) == order
+
+
+EXPECTED = {
+    OBS: ["scores", "148 models"],
+    LIGHTEVAL: [
+        "folder",
+        "24 files: lighteval-results",
+        "AIME24: validation, 30 problems, 8 steps (50-400)",
+    ],
+    TRAIN: [
+        "wandb",
+        "verl training scores",
+        "stem_web: training score, scored on training batches, 83 steps (1-143)",
+    ],
+    VAL: [
+        "wandb",
+        "verl val/test_score",
+        "math__math/unknown: validation, size unknown",
+        "ignored 4 columns",
+    ],
+    AIME14: ["qwen-math", "AIME24: 30 problems, 1 sample(s) per problem, one evaluation (no step)"],
+    METRICS: ["qwen-math-metrics", "MATH500: validation, 500 problems, one evaluation"],
+    SKY: ["qwen-math", "MATH500: 500 problems, 1 sample(s) per problem"],
+    CHECKPOINTS: ["folder", "AIME24: 30 problems, 1 sample(s) per problem, 5 steps (21-140)"],
+}
+
+
+@pytest.mark.parametrize("path", list(EXPECTED), ids=[p.name[:30] for p in EXPECTED])
+def test_inspect_describes_every_real_file(path):
+    text = "\n".join(describe(path))
+    for words in EXPECTED[path]:
+        assert words in text
+
+
+def test_every_real_file_is_covered():
+    files = {p for p in REALDATA.iterdir() if p.name != "README.md"}
+    files -= {REALDATA / "skythought_qwen2.5-14b-instruct_math500_samples.jsonl"}  # test_compare
+    assert files == set(EXPECTED)
+
+
+def test_inspect_command(capsys):
+    assert main(["inspect", str(METRICS), str(LIGHTEVAL)]) == 0
+    out = capsys.readouterr().out
+    assert "qwen-math-metrics" in out and "AMC23: validation, 40 problems" in out
+
+
+# ---- frameworks in the shape they write -------------------------------------------------------
+
+
+def _write(path, text):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def test_verl_current_names(tmp_path):
+    """verl logs validation as val-core/<data source>/acc/mean@<n> (and reward, best@, maj@
+    variants) with a `step` column; the largest n of mean@ is used."""
+    frame = pl.DataFrame(
+        {
+            "step": [0, 10, 20],
+            "val-core/openai/gsm8k/acc/mean@1": [0.5, 0.6, 0.7],
+            "val-core/openai/gsm8k/acc/mean@8": [0.55, 0.65, 0.75],
+            "val-core/openai/gsm8k/reward/mean@8": [0.1, 0.2, 0.3],
+            "val-aux/openai/gsm8k/acc/best@8/mean": [0.9, 0.9, 0.9],
+            "response_length/mean": [100.0, 200.0, 300.0],
+        }
+    )
+    path = tmp_path / "verl.csv"
+    frame.write_csv(path)
+    assert readers.detect(path) == "metrics-csv"
+    run = readers.load(path, problems={"openai/gsm8k": 1319})
+    assert run.scores["score"].to_list() == [0.55, 0.65, 0.75]
+    assert run.scores["k"].unique().to_list() == [8] and run.scores["problems"][0] == 1319
+    table = _csv(tmp_path, [path, "--problems", "openai/gsm8k=1319"])
+    assert table["tokens"].to_list() == [100.0, 200.0, 300.0]
+
+
+def test_trl_trainer_state(tmp_path):
+    """TRL's trainer_state.json: `log_history` holds training entries (reward, completion
+    length) and evaluation entries (eval_<dataset>_<metric> with several eval datasets) at
+    the same steps."""
+    history = []
+    for step in (50, 100):
+        history.append(
+            {
+                "epoch": step / 100,
+                "step": step,
+                "loss": 0.1,
+                "reward": 0.2 * step / 50,
+                "completions/mean_length": 400.0 + step,
+            }
+        )
+        history.append(
+            {
+                "epoch": step / 100,
+                "step": step,
+                "eval_math500_accuracy": 0.5 + step / 1000,
+                "eval_aime24_accuracy": 0.1,
+                "eval_runtime": 12.3,
+            }
+        )
+    path = _write(
+        tmp_path / "trainer_state.json", json.dumps({"global_step": 100, "log_history": history})
+    )
+    assert readers.detect(path) == "trl"
+    run = readers.load(path)
+    assert dict(run.scores.group_by("benchmark").agg(pl.col("problems").first()).iter_rows()) == {
+        "math500": 500,
+        "aime24": 30,
+    }
+    table = _csv(tmp_path, [path])
+    m = table.filter(benchmark="math500").sort("step")
+    assert m["score"].to_list() == [0.55, 0.6] and m["tokens"].to_list() == [450.0, 500.0]
+
+
+def test_openrlhf_jsonl_needs_a_mapping_and_takes_one(tmp_path):
+    lines = [
+        {"global_step": s, "eval/aime24/acc": 0.1 * s, "generate_length": 1000 + s} for s in (1, 2)
+    ]
+    path = _write(tmp_path / "log.jsonl", "\n".join(map(json.dumps, lines)) + "\n")
+    with pytest.raises(DataError, match=r"--map accuracy=TEMPLATE"):
+        readers.load(path)
+    table = _csv(
+        tmp_path,
+        [path, "--map", "accuracy=eval/{benchmark}/acc", "--map", "tokens=generate_length"],
+    )
+    assert table["benchmark"].unique().to_list() == ["aime24"]
+    assert table["problems"][0] == 30 and table["tokens"].to_list() == [1001.0, 1002.0]
+
+
+def test_ambiguous_naming_names_the_candidates_and_the_map(tmp_path):
+    path = _write(
+        tmp_path / "x.csv",
+        "step,val/test_score/a,val-core/a/acc/mean@4\n0,0.1,0.2\n",
+    )
+    with pytest.raises(DataError) as e:
+        readers.load(path)
+    message = str(e.value)
+    assert "verl val/test_score" in message and "verl val-core acc" in message
+    assert "--map" in message
+
+
+def test_unrecognised_csv_lists_what_was_tried(tmp_path):
+    path = _write(tmp_path / "x.csv", "a,b\n1,2\n")
+    with pytest.raises(DataError) as e:
+        readers.detect(path)
+    message = str(e.value)
+    assert "per-step metric log" in message and "per-sample table" in message
+    assert "scores table" in message and "lacks ['step'" in message
+
+
+def _lm_eval_results(score: float) -> str:
+    """lm-evaluation-harness results_<date>.json: per task, metric,filter keys and stderr,
+    and n-samples with the effective count."""
+    return json.dumps(
+        {
+            "results": {
+                "gsm8k": {
+                    "alias": "gsm8k",
+                    "exact_match,strict-match": score,
+                    "exact_match_stderr,strict-match": 0.01,
+                    "exact_match,flexible-extract": score + 0.02,
+                }
+            },
+            "n-samples": {"gsm8k": {"original": 1319, "effective": 1319}},
+            "configs": {"gsm8k": {}},
+        }
+    )
+
+
+def test_lm_eval_results_per_checkpoint(tmp_path):
+    for step, score in ((100, 0.5), (200, 0.6)):
+        _write(
+            tmp_path / "run" / f"global_step{step}" / "results_2025-01-01.json",
+            _lm_eval_results(score),
+        )
+    table = _csv(tmp_path, [tmp_path / "run"])
+    assert table["step"].to_list() == [100, 200] and table["score"].to_list() == [0.5, 0.6]
+    assert table["benchmark"].unique().to_list() == ["GSM8K"] and table["problems"][0] == 1319
+    run = readers.load(tmp_path / "run", mapping={"accuracy": "exact_match,flexible-extract"})
+    assert run.scores["score"].to_list() == pytest.approx([0.52, 0.62])
+
+
+def _details(path, values):
+    """lighteval details Parquet: one row per problem, `example` the query and `metrics` a
+    struct of per-problem scores (lighteval's DetailsLogger.Detail)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pl.DataFrame(
+        {
+            "example": [f"problem {i}" for i in range(len(values))],
+            "predictions": [["x"] for _ in values],
+            "metrics": [{"extractive_match": v} for v in values],
+        }
+    ).write_parquet(path)
+    return path
+
+
+def test_lighteval_details_parquet(tmp_path):
+    path = _details(
+        tmp_path / "details_custom|aime24|0_2025-03-10T00-00-00.parquet", [1.0, 0.0, 1.0, 1.0]
+    )
+    assert readers.detect(path) == "lighteval-details"
+    table = _csv(tmp_path, [path])
+    overall = table.filter(pl.col("file") == "all").row(0, named=True)
+    assert overall["accuracy"] == 0.75 and overall["problems"] == 4
+    again = _details(tmp_path / "b" / "details_custom|aime24|0_x.parquet", [0.0, 0.0, 1.0, 1.0])
+    out = tmp_path / "d.csv"
+    assert main(["compare", f"a={path}", f"b={again}", "-o", str(out)]) == 0
+    row = pl.read_csv(out).row(0, named=True)
+    assert (row["problems"], row["won"], row["lost"], row["tied"]) == (4, 0, 1, 3)
+
+
+def test_lighteval_details_with_averaged_scores_is_an_error(tmp_path):
+    path = _details(tmp_path / "details_custom|aime24|0_x.parquet", [0.375, 1.0])
+    with pytest.raises(DataError, match="cannot be split into answers"):
+        readers.load(path)
+
+
+def _inspect_log(values, epochs=1):
+    """An Inspect AI log (JSON): eval (task, dataset), results, and samples with an id, an
+    epoch and per-scorer values (C correct, I incorrect)."""
+    samples = [
+        {"id": i + 1, "epoch": e + 1, "scores": {"match": {"value": values[e][i]}}}
+        for e in range(epochs)
+        for i in range(len(values[0]))
+    ]
+    return json.dumps(
+        {
+            "version": 2,
+            "status": "success",
+            "eval": {"task": "inspect_evals/gsm8k", "dataset": {"samples": len(values[0])}},
+            "results": {
+                "total_samples": len(samples),
+                "completed_samples": len(samples),
+                "scores": [{"name": "match", "metrics": {"accuracy": {"value": 0.5}}}],
+            },
+            "samples": samples,
+        }
+    )
+
+
+def test_inspect_log_with_epochs_gives_pass_at_k(tmp_path):
+    path = _write(tmp_path / "log.json", _inspect_log([["C", "I", "I"], ["C", "C", "I"]], epochs=2))
+    assert readers.detect(path) == "inspect"
+    text = "\n".join(describe(path))
+    assert "GSM8K: 3 problems, 2 sample(s) per problem" in text
+    table = _csv(tmp_path, [path])
+    overall = table.filter(pl.col("file") == "all").row(0, named=True)
+    assert overall["accuracy"] == pytest.approx(0.5)  # (1 + 0.5 + 0) / 3
+    assert overall["pass@2"] == pytest.approx(2 / 3)
+
+
+def test_inspect_partial_credit_is_an_error(tmp_path):
+    path = _write(tmp_path / "log.json", _inspect_log([["C", "P"]]))
+    with pytest.raises(DataError) as e:
+        readers.load(path)
+    assert e.value.column == "samples[1].scores.match.value" and e.value.got == "P"
+
+
+def test_inspect_log_without_samples_uses_its_accuracy(tmp_path):
+    log = json.loads(_inspect_log([["C", "I"]]))
+    del log["samples"]
+    path = _write(tmp_path / "log.json", json.dumps(log))
+    run = readers.load(path)
+    assert run.scores.row(0, named=True)["score"] == 0.5 and run.scores["problems"][0] == 2
+
+
+def test_step_from_path_pattern_given(tmp_path):
+    for step in (3, 7):
+        _write(tmp_path / "run" / f"epoch{step}" / "results.json", _lm_eval_results(0.1 * step))
+    out = tmp_path / "x.csv"
+    assert main(["plot", str(tmp_path / "run"), "-o", str(out)]) == 2  # no step in the names
+    assert not out.exists()
+    table = _csv(tmp_path, [tmp_path / "run", "--step-from-path", r"^epoch(\d+)$"])
+    assert table["step"].to_list() == [3, 7]
+    assert table["score"].to_list() == pytest.approx([0.3, 0.7])
+    assert math.isclose(table["problems"][0], 1319)
