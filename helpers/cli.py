@@ -24,16 +24,23 @@ from .errors import DataError
 from .io import write_text_atomic
 
 DESCRIPTION = """\
-Recognise the format of FILE(s) and write the matching chart to OUT (.html, .png or .svg;
-.csv writes the aggregated numbers behind the chart instead).
+Recognise the format of FILE(s) from their content and write the chart that fits to OUT (.html,
+.png or .svg; .csv writes the numbers behind the chart instead). `inspect` says what a file was
+read as, without drawing.
 
 Formats recognised:
-  W&B history export (.csv with a _step column)
-      -> one panel per validation benchmark (columns val/test_score/<benchmark>), accuracy and
-         mean response length over training steps. Give the training-metrics export as a second
-         file to take response length from it (matched to the nearest earlier step).
-  per-sample evaluation output (.jsonl: Qwen2.5-Math harness, or lm-eval samples_*.jsonl)
-      -> accuracy with 95% intervals by difficulty level (one file), or by file (several).
+  per-step metric logs: W&B history export or other CSV, JSON lines, TRL trainer_state.json
+      (verl: val/test_score/<benchmark>, val-core/<source>/acc/mean@k, critic/scores/...,
+      response_length/...; TRL: eval_<dataset>_accuracy; anything else with --map)
+      -> one panel per benchmark: accuracy (Wilson band where the benchmark's size is known)
+         and response length over steps. A second log (a training export) supplies response
+         length, matched to the nearest earlier step.
+  per-sample evaluation output: Qwen2.5-Math / SkyThought JSONL, lm-eval samples_*.jsonl,
+  lighteval details (.parquet), Inspect logs (.json)
+      -> accuracy with 95% intervals by difficulty level, benchmark or file.
+  aggregated results: lm-eval and lighteval results_*.json, Qwen2.5-Math *_metrics.json
+  a folder of per-checkpoint files (checkpoint-N/..., Exp2_N/...)
+      -> the curve over N (the step read from the folder names; --step-from-path).
   tidy per-sample table (.csv/.parquet, or a folder of Parquet files; columns step, benchmark,
   problem_id, sample_id, correct, response_tokens)
       -> the training grid with Wilson intervals, from any number of files.
