@@ -52,13 +52,20 @@ def csv_header(path: Path) -> list[str]:
 
 
 def numeric(path: Path, frame: pl.DataFrame, columns: Sequence[str]) -> pl.DataFrame:
-    """Cast columns to Float64; a non-numeric cell raises DataError with its line and column."""
+    """Cast columns to Float64; a cell that is not a number raises DataError naming its line
+    (from a `__line` column where the frame has one, else its CSV line) and column. A
+    trainer_state.json is one document: there the place is its log_history entry."""
     out = {}
     for c in columns:
         cast = frame[c].cast(pl.Float64, strict=False)
         bad = frame[c].is_not_null() & cast.is_null()
         if bad.any():
             row = int(bad.arg_true()[0])
-            raise DataError(path, "a number", line=row + 2, column=c, got=frame[c][row])
+            line = int(frame["__line"][row]) if "__line" in frame.columns else row + 2
+            if path.suffix == ".json":
+                where = {"column": f"log_history[{line}].{c}"}
+            else:
+                where = {"line": line, "column": c}
+            raise DataError(path, "a number", got=frame[c][row], **where)
         out[c] = cast
     return frame.with_columns(**out)

@@ -30,7 +30,7 @@ from pathlib import Path
 import polars as pl
 
 from ..errors import DataError
-from ._common import csv_header, scan_jsonl_lines
+from ._common import csv_header, numeric, scan_jsonl_lines
 
 STEP_NAMES = ("_step", "step", "global_step", "train/global_step", "trainer/global_step")
 # (convention, role, template), in the order they are tried for each role
@@ -257,25 +257,6 @@ def _template_of(candidate) -> str:
     return next(t for c, role, t in CONVENTIONS if c == convention and role == "accuracy")
 
 
-def _numbers(path: Path, frame: pl.DataFrame, columns: list[str]) -> pl.DataFrame:
-    """Cast to numbers; a cell that is not one is an error naming its line (or, in a
-    trainer_state.json, its log_history entry) and column."""
-    out = {}
-    for c in columns:
-        cast = frame[c].cast(pl.Float64, strict=False)
-        bad = frame[c].is_not_null() & cast.is_null()
-        if bad.any():
-            row = int(bad.arg_true()[0])
-            line = int(frame["__line"][row])
-            if path.suffix == ".json":
-                raise DataError(
-                    path, "a number", column=f"log_history[{line}].{c}", got=frame[c][row]
-                )
-            raise DataError(path, "a number", line=line, column=c, got=frame[c][row])
-        out[c] = cast
-    return frame.with_columns(**out)
-
-
 def read_metric_log(path: str | Path, mapping: Mapping[str, str] | None = None) -> MetricLog:
     """Read and recognise a per-step metric log; numbers are checked cell by cell (a cell that
     is not a number is an error naming its line and column), and a step logged on several
@@ -284,7 +265,7 @@ def read_metric_log(path: str | Path, mapping: Mapping[str, str] | None = None) 
     rows = read_rows(path)
     log = recognise(path, rows.columns, mapping)
     wanted = [log.step, *log.accuracy.values(), *log.tokens.values()]
-    frame = _numbers(
+    frame = numeric(
         path, rows.select("__line", *dict.fromkeys(wanted)), list(dict.fromkeys(wanted))
     )
     missing = frame.filter(pl.col(log.step).is_null())

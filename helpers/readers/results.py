@@ -60,51 +60,53 @@ def _check_fraction(path: Path, task: str, metric: str, value: float) -> None:
         )
 
 
-def read_lm_eval_results(path: str | Path, metric: str | None = None) -> pl.DataFrame:
-    """lm-evaluation-harness results: benchmark (task), score, problems (n-samples
-    'effective', else the known size), metric."""
-    path = Path(path)
+def _tasks(path: Path, metric: str | None, size, name=lambda task: task) -> pl.DataFrame:
+    """Each task's score in a results file; `size(doc, task)` is what the file says of the
+    task's problems (None where it does not), `name(task)` the benchmark's name."""
     doc = load_json(path)
     results = doc.get("results") if isinstance(doc, dict) else None
     if not isinstance(results, dict) or not results:
         raise DataError(path, "a 'results' object with a score per task", column="results")
-    counts = doc.get("n-samples", {}) or {}
     rows = []
     for task, values in results.items():
+        if task == "all":  # lighteval's average over tasks
+            continue
         if not isinstance(values, dict):
             raise DataError(path, "an object of metrics per task", column=task)
-        name, value = _metric(path, task, values, metric)
-        _check_fraction(path, task, name, value)
-        n = counts.get(task, {}).get("effective") if isinstance(counts.get(task), dict) else None
-        rows.append((bench.canonical(task), value, n or bench.size(task), name))
+        metric_name, value = _metric(path, task, values, metric)
+        _check_fraction(path, task, metric_name, value)
+        rows.append((bench.canonical(name(task)), value, size(doc, task), metric_name))
+    if not rows:
+        raise DataError(path, "a task other than 'all' in 'results'", column="results")
     return pl.DataFrame(rows, schema=RESULT_COLUMNS, orient="row")
+
+
+def _entry(doc: dict, section: str, task: str) -> dict:
+    entry = (doc.get(section) or {}).get(task)
+    return entry if isinstance(entry, dict) else {}
+
+
+def read_lm_eval_results(path: str | Path, metric: str | None = None) -> pl.DataFrame:
+    """lm-evaluation-harness results: benchmark (task), score, problems (n-samples
+    'effective'), metric."""
+    return _tasks(
+        Path(path), metric, lambda doc, task: _entry(doc, "n-samples", task).get("effective")
+    )
 
 
 def read_lighteval_results(path: str | Path, metric: str | None = None) -> pl.DataFrame:
     """lighteval results: benchmark (the task's name, `suite|task|shots` -> task), score,
     problems (truncated + non-truncated samples in `summary_tasks`), metric. The 'all'
     average is left out."""
-    path = Path(path)
-    doc = load_json(path)
-    results = doc.get("results") if isinstance(doc, dict) else None
-    if not isinstance(results, dict) or not results:
-        raise DataError(path, "a 'results' object with a score per task", column="results")
-    summary = doc.get("summary_tasks", {}) or {}
-    rows = []
-    for task, values in results.items():
-        if task == "all":
-            continue
-        if not isinstance(values, dict):
-            raise DataError(path, "an object of metrics per task", column=task)
-        name, value = _metric(path, task, values, metric)
-        _check_fraction(path, task, name, value)
-        s = summary.get(task, {})
-        n = (s.get("truncated", 0) + s.get("non_truncated", 0)) if isinstance(s, dict) else 0
-        short = task.split("|")[1] if task.count("|") >= 2 else task
-        rows.append((bench.canonical(short), value, n or bench.size(short), name))
-    if not rows:
-        raise DataError(path, "a task other than 'all' in 'results'", column="results")
-    return pl.DataFrame(rows, schema=RESULT_COLUMNS, orient="row")
+
+    def size(doc, task):
+        s = _entry(doc, "summary_tasks", task)
+        return (s.get("truncated", 0) + s.get("non_truncated", 0)) or None
+
+    def name(task):
+        return task.split("|")[1] if task.count("|") >= 2 else task
+
+    return _tasks(Path(path), metric, size, name)
 
 
 def read_qwen_math_metrics(path: str | Path, benchmark: str) -> pl.DataFrame:
