@@ -22,6 +22,7 @@ import polars as pl
 from . import aggregate, benchmarks, charts, export, readers
 from .errors import DataError
 from .io import write_text_atomic
+from .readers._common import reading
 
 DESCRIPTION = """\
 Recognise the format of FILE(s) from their content and write the chart that fits to OUT (.html,
@@ -151,8 +152,17 @@ def chart_for(
             y_title="Training score" if training else "Accuracy",
         )
         return chart, table
+    with reading(files[0] if len(files) == 1 else files[0].parent):
+        return _samples_chart(runs, files, benchmarks, columns, title)
+
+
+def _samples_chart(runs, files, benchmarks, columns, title) -> tuple[object, pl.DataFrame]:
+    """The chart for per-sample logs: over steps, or (one evaluation) by level or benchmark."""
     lf = _samples(runs, benchmarks)
-    steps = lf.select(pl.col("step").drop_nulls().n_unique()).collect().item()
+    rows, steps = lf.select(pl.len(), pl.col("step").drop_nulls().n_unique()).collect().row(0)
+    if rows == 0:
+        left = f" for the benchmarks {list(benchmarks)}" if benchmarks else ""
+        raise DataError(files[0], f"per-sample rows to chart{left}; there are none")
     if steps == 0:  # one evaluation: accuracy by difficulty level, or by benchmark or file
         if len(runs) == 1 and runs[0].format == "qwen-math":
             samples, group = readers.read_qwen_math(files[0]), "level"
@@ -189,7 +199,7 @@ def chart_for(
 
 
 def _progress(i: int, n: int, path: Path) -> None:
-    if n > 1:
+    if n > 1 and sys.stderr.isatty():  # nothing on a log that no one watches (CI, nbval)
         print(f"reading {i}/{n}: {path}", file=sys.stderr, flush=True)
 
 
@@ -451,43 +461,60 @@ def main(argv: list[str] | None = None) -> int:
     look.add_argument("files", nargs="+", type=Path, metavar="FILE")
     _reading_args(look)
     args = parser.parse_args(argv)
+    try:
+        return _run(parser, args)
+    except DataError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+def _inputs(args) -> list[Path]:
+    return [p for _, p in args.runs] if args.command == "compare" else list(args.files)
+
+
+def _check_output(out: Path, inputs: list[Path]) -> None:
+    """The output never replaces or lands inside an input."""
+    target = out.resolve()
+    for p in inputs:
+        source = p.resolve()
+        if target == source or source in target.parents:
+            raise DataError(out, "an output path that is not one of the inputs", got=str(p))
+
+
+def _run(parser: argparse.ArgumentParser, args) -> int:
     if args.command == "inspect":
-        try:
-            for f in args.files:
-                for line in describe(
-                    f,
-                    step_pattern=args.step_from_path,
-                    mapping=_mapping(args),
-                    problems=dict(args.problems or []),
-                ):
-                    print(line)
-        except DataError as e:
-            print(f"error: {e}", file=sys.stderr)
-            return 2
+        for f in args.files:
+            lines = describe(
+                f,
+                step_pattern=args.step_from_path,
+                mapping=_mapping(args),
+                problems=dict(args.problems or []),
+            )
+            print("\n".join(lines))
         return 0
     out: Path = args.output
     if out.suffix not in (*export.FORMATS, ".csv"):
         parser.error(f"OUT must end in .html, .png, .svg or .csv; got {out.name}")
-    try:
-        if args.command == "compare":
-            chart, table = _compare(args)
-        else:
-            chart, table = chart_for(
-                args.files,
-                benchmarks=args.benchmarks,
-                columns=args.columns,
-                title=args.title,
-                progress=_progress,
-                mapping=_mapping(args),
-                problems=dict(args.problems or []),
-                step_pattern=args.step_from_path,
-            )
-    except DataError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    if out.suffix == ".csv":
-        write_text_atomic(out, table.write_csv())
+    _check_output(out, _inputs(args))
+    if args.command == "compare":
+        chart, table = _compare(args)
     else:
-        export.save(chart.to_dict(), out)
+        chart, table = chart_for(
+            args.files,
+            benchmarks=args.benchmarks,
+            columns=args.columns,
+            title=args.title,
+            progress=_progress,
+            mapping=_mapping(args),
+            problems=dict(args.problems or []),
+            step_pattern=args.step_from_path,
+        )
+    try:
+        if out.suffix == ".csv":
+            write_text_atomic(out, table.write_csv())
+        else:
+            export.save(chart.to_dict(), out)
+    except OSError as e:
+        raise DataError(out, "a place the output can be written", got=e.strerror) from None
     print(f"wrote {out}")
     return 0

@@ -24,6 +24,7 @@ from . import stats
 from .aggregate import with_wilson
 from .errors import DataError
 from .readers import load
+from .readers._common import reading
 
 CHECKPOINTS = ("same", "best")
 # the columns of `Comparison.differences` (and of `compare -o x.csv`), always all of them
@@ -113,15 +114,16 @@ def _read(entries, benchmarks, options) -> tuple[pl.DataFrame | None, pl.DataFra
             lf = loaded.samples.with_columns(pl.col("benchmark").cast(pl.String))
             if benchmarks:
                 lf = lf.filter(pl.col("benchmark").is_in(list(benchmarks)))
-            counts = (
-                lf.group_by("benchmark", "step", "problem_id")
-                .agg(
-                    n=pl.len(),
-                    distinct=pl.col("sample_id").n_unique(),
-                    c=pl.col("correct").cast(pl.Int64).sum(),
+            with reading(path):
+                counts = (
+                    lf.group_by("benchmark", "step", "problem_id")
+                    .agg(
+                        n=pl.len(),
+                        distinct=pl.col("sample_id").n_unique(),
+                        c=pl.col("correct").cast(pl.Int64).sum(),
+                    )
+                    .collect(engine="streaming")
                 )
-                .collect(engine="streaming")
-            )
             dup = counts.filter(pl.col("distinct") < pl.col("n"))
             if dup.height:
                 row = dup.sort("benchmark", "step", "problem_id").row(0, named=True)
@@ -139,10 +141,10 @@ def _read(entries, benchmarks, options) -> tuple[pl.DataFrame | None, pl.DataFra
             )
         else:
             s = loaded.scores
-            if benchmarks:
-                s = s.filter(pl.col("benchmark").is_in(list(benchmarks)))
             if s is None:
                 raise DataError(path, "a run's scores or per-sample log", got=loaded.format)
+            if benchmarks:
+                s = s.filter(pl.col("benchmark").is_in(list(benchmarks)))
             scores.append(
                 s.select(**tag, benchmark="benchmark", step="step", score="score", n="problems")
             )

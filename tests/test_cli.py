@@ -49,7 +49,8 @@ def test_scores_to_svg(tmp_path):
     )
 
 
-def test_samples_with_progress(tmp_path, capsys):
+def test_samples_with_progress(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # progress shows on a terminal
     parts = []
     df = pl.read_parquet(EXAMPLE)
     for i, (_, part) in enumerate(df.partition_by("step", as_dict=True).items()):

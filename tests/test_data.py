@@ -9,6 +9,8 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import helpers
 import helpers.data as data
@@ -300,3 +302,54 @@ def test_published_values_match_description_labels():
         pub.filter(pl.col("source").str.contains("Table|Section|README|Figure")).height
         == pub.height
     )
+
+
+# ---- generated damage: the loader never accepts what frictionless rejects -----------------------
+
+DAMAGE = st.one_of(
+    st.text(max_size=6),
+    st.sampled_from(["", "NaN", "-1", "1e9", "101", "0.5", "\ufeff", '"', "a,b", "\x00", "é"]),
+    st.integers(-(10**6), 10**6).map(str),
+    st.floats(allow_nan=False).map(repr),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    name=st.sampled_from(NAMES),
+    where=st.tuples(st.integers(0, 400), st.integers(0, 20)),
+    value=DAMAGE,
+    rehash=st.booleans(),
+)
+def test_generated_damage_is_caught(tmp_path_factory, name, where, value, rehash):
+    """One cell of one resource replaced by a generated value (the file rehashed or not): the
+    load gives the package's error or a frame, never anything else; a changed file whose
+    checksum was not updated is refused; and nothing frictionless finds invalid is accepted."""
+    import shutil
+
+    from frictionless import Package
+
+    folder = tmp_path_factory.mktemp("damaged") / "data"
+    shutil.copytree(DATAPACKAGE.parent, folder)
+    package = folder / "datapackage.json"
+    path = folder / f"{name}.csv"
+    rows = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    row = 1 + where[0] % (len(rows) - 1)
+    cells = rows[row].rstrip("\n").split(",")
+    cells[where[1] % len(cells)] = value
+    rows[row] = ",".join(cells) + "\n"
+    path.write_bytes("".join(rows).encode("utf-8", errors="surrogatepass"))
+    changed = path.read_bytes() != (DATAPACKAGE.parent / f"{name}.csv").read_bytes()
+    if rehash:
+        data.rehash(package)
+    try:
+        frame = helpers.load(name, package=package)
+    except helpers.DataError as e:
+        assert str(e).startswith(str(path))
+        return
+    assert not changed or rehash, "a changed file was accepted with its old checksum"
+    report = Package(str(package)).get_resource(name).validate()
+    assert report.valid, (
+        f"accepted what frictionless rejects: {report.flatten(['type', 'note'])[:2]}"
+    )
+    assert frame.height == len(rows) - 1

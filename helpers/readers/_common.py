@@ -3,8 +3,10 @@ that name the bad cell."""
 
 from __future__ import annotations
 
+import csv
 import json
 from collections.abc import Iterable, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import polars as pl
@@ -30,10 +32,26 @@ def json_line(path: Path, number: int, raw: bytes) -> dict:
     return value
 
 
+LINE_LIMIT = 256 * 2**20  # a JSON line longer than this is not a log line
+HEADER_LIMIT = 2**20  # a CSV header longer than this is not a header
+DOCUMENT_LIMIT = 512 * 2**20  # a whole-document JSON (results, trainer state) larger than this
+
+
+def regular_file(path: Path) -> None:
+    """Refuse what is not a regular file (a pipe or a device would block or never end)."""
+    if not path.is_file():
+        raise DataError(path, "a regular file (not a pipe, socket or device)")
+
+
 def scan_jsonl_lines(path: Path) -> Iterable[tuple[int, dict]]:
     """(line number, object) for every non-blank line of a JSONL file."""
+    regular_file(path)
     with path.open("rb") as handle:
-        for number, raw in enumerate(handle, 1):
+        number = 0
+        while raw := handle.readline(LINE_LIMIT):
+            number += 1
+            if len(raw) == LINE_LIMIT and not raw.endswith(b"\n"):
+                raise DataError(path, "JSON lines (this line is longer than 256 MB)", line=number)
             if raw.strip():
                 yield number, json_line(path, number, raw)
 
@@ -44,11 +62,35 @@ def first_json(path: Path) -> dict:
     raise DataError(path, "at least one JSON line; the file is empty", line=1)
 
 
+def read_document(path: Path) -> bytes:
+    """A whole JSON document's bytes, refusing what is too large to be one."""
+    regular_file(path)
+    if path.stat().st_size > DOCUMENT_LIMIT:
+        raise DataError(path, "a JSON document under 512 MB", got=f"{path.stat().st_size} bytes")
+    return path.read_bytes()
+
+
 def csv_header(path: Path) -> list[str]:
+    """The header of a CSV file, read from its first line alone."""
+    regular_file(path)
+    with path.open("rb") as handle:
+        line = handle.readline(HEADER_LIMIT)
+    if not line.strip():
+        raise DataError(path, "a CSV header row; the file is empty", line=1)
+    if b"\x00" in line:
+        raise DataError(path, "a text file (found a NUL byte)", line=1)
+    if len(line) == HEADER_LIMIT and not line.endswith(b"\n"):
+        raise DataError(path, "a CSV header line under 1 MB", line=1)
     try:
-        return pl.read_csv(path, n_rows=0, infer_schema=False).columns
-    except pl.exceptions.NoDataError:
-        raise DataError(path, "a CSV header row; the file is empty", line=1) from None
+        header = next(csv.reader([line.decode("utf-8-sig").rstrip("\r\n")]))
+    except (UnicodeDecodeError, csv.Error) as e:
+        raise DataError(path, "a UTF-8 CSV header row", line=1, got=str(e)[:80]) from None
+    seen = set()
+    for name in header:
+        if name in seen:
+            raise DataError(path, "each column name once", line=1, column=name)
+        seen.add(name)
+    return header
 
 
 def numeric(path: Path, frame: pl.DataFrame, columns: Sequence[str]) -> pl.DataFrame:
@@ -69,3 +111,33 @@ def numeric(path: Path, frame: pl.DataFrame, columns: Sequence[str]) -> pl.DataF
             raise DataError(path, "a number", got=frame[c][row], **where)
         out[c] = cast
     return frame.with_columns(**out)
+
+
+@contextmanager
+def reading(path: Path | str):
+    """Turn what polars or the system says about unreadable data into the package's error,
+    naming the input (and, for a folder of Parquet files, the first file whose columns differ
+    from the others' in type)."""
+    try:
+        yield
+    except (pl.exceptions.PolarsError, OSError) as e:
+        message = str(e).splitlines()[0][:160]
+        path = Path(path)
+        if path.is_dir():
+            files = sorted(path.rglob("*.parquet"))
+            first = pl.read_parquet_schema(files[0]) if files else {}
+            for f in files[1:]:
+                try:
+                    schema = pl.read_parquet_schema(f)
+                except (pl.exceptions.PolarsError, OSError):
+                    raise DataError(f, "a readable Parquet file") from None
+                differs = [c for c in schema if c in first and schema[c] != first[c]]
+                if differs:
+                    raise DataError(
+                        f,
+                        "the same column types in every file of the folder "
+                        f"({files[0].relative_to(path)} has {first[differs[0]]})",
+                        column=differs[0],
+                        got=str(schema[differs[0]]),
+                    ) from None
+        raise DataError(path, "data that can be read as one table", got=message) from None

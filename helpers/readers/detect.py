@@ -9,7 +9,7 @@ from pathlib import Path
 import polars as pl
 
 from ..errors import DataError
-from ._common import csv_header, first_json
+from ._common import csv_header, first_json, read_document, regular_file
 from .metrics import CONVENTIONS, STEP_NAMES, recognise
 from .tables import SAMPLE_COLUMNS
 
@@ -68,6 +68,8 @@ def detect(path: str | Path, mapping: Mapping[str, str] | None = None) -> str:
     path = Path(path)
     if not path.exists():
         raise DataError(path, "an existing file or folder (not found)")
+    if not path.is_dir():
+        regular_file(path)
     if path.is_dir():
         if any(path.rglob("*.parquet")) or any(path.rglob("*.json*")) or any(path.rglob("*.csv")):
             return "folder"
@@ -92,7 +94,7 @@ def detect(path: str | Path, mapping: Mapping[str, str] | None = None) -> str:
     if suffix in (".json", ".jsonl"):
         if suffix == ".json":
             try:
-                kind = _json_kind(json.loads(path.read_bytes()))
+                kind = _json_kind(json.loads(read_document(path)))
             except (json.JSONDecodeError, UnicodeDecodeError):
                 kind = None  # perhaps JSON lines under a .json name: try line by line
             if kind:

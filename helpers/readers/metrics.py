@@ -30,7 +30,7 @@ from pathlib import Path
 import polars as pl
 
 from ..errors import DataError
-from ._common import csv_header, numeric, scan_jsonl_lines
+from ._common import csv_header, numeric, read_document, scan_jsonl_lines
 
 STEP_NAMES = ("_step", "step", "global_step", "train/global_step", "trainer/global_step")
 # (convention, role, template), in the order they are tried for each role
@@ -84,7 +84,12 @@ class MetricLog:
             )
             for b, c in self.accuracy.items()
         ]
-        return pl.concat(parts).drop_nulls("score") if parts else pl.DataFrame()
+        # NaN is how loggers write a missing value: treated as one
+        return (
+            pl.concat(parts).with_columns(pl.col("score").fill_nan(None)).drop_nulls("score")
+            if parts
+            else pl.DataFrame()
+        )
 
     def token_lengths(self) -> pl.DataFrame:
         """step, benchmark (null: every benchmark), tokens."""
@@ -96,7 +101,11 @@ class MetricLog:
             )
             for b, c in self.tokens.items()
         ]
-        return pl.concat(parts).drop_nulls("tokens") if parts else pl.DataFrame()
+        return (
+            pl.concat(parts).with_columns(pl.col("tokens").fill_nan(None)).drop_nulls("tokens")
+            if parts
+            else pl.DataFrame()
+        )
 
 
 # ---- reading the rows ---------------------------------------------------------------------------
@@ -126,7 +135,7 @@ def read_rows(path: Path) -> pl.DataFrame:
         return frame.with_columns(__line=pl.int_range(2, frame.height + 2, dtype=pl.Int64))
     if path.suffix == ".json":
         try:
-            state = json.loads(path.read_bytes())
+            state = json.loads(read_document(path))
         except (json.JSONDecodeError, UnicodeDecodeError) as e:
             line = getattr(e, "lineno", None)
             raise DataError(path, "a JSON document", line=line, got=str(e)[:80]) from None

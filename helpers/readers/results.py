@@ -12,6 +12,7 @@ import polars as pl
 
 from .. import benchmarks as bench
 from ..errors import DataError
+from ._common import read_document
 
 # preferred metric names, in order, where a task logs several
 PREFERRED = ("exact_match", "extractive_match", "acc", "accuracy", "pass@1", "math_pass@1")
@@ -25,7 +26,7 @@ RESULT_COLUMNS = {
 
 def load_json(path: Path) -> object:
     try:
-        return json.loads(path.read_bytes())
+        return json.loads(read_document(path))
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise DataError(
             path, "a JSON document", line=getattr(e, "lineno", None), got=str(e)[:80]

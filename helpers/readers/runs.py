@@ -13,9 +13,10 @@ import polars as pl
 from .. import benchmarks as bench
 from ..errors import DataError
 from . import evals, results
+from ._common import reading
 from .detect import FORMATS, detect
 from .metrics import read_metric_log
-from .tables import SAMPLE_COLUMNS, read_scores, scan_samples
+from .tables import SAMPLE_COLUMNS, read_scores, scan_samples, scan_table
 
 # checkpoint-120, ckpt_120, global_step120, step=120, iter_120; Exp2_120 (an experiment number,
 # then the step)
@@ -132,6 +133,21 @@ def _file(path: Path, kind: str, parts: list[str], options: dict) -> Loaded:
 def _metric_log(path: Path, kind: str, options: dict) -> Loaded:
     log = read_metric_log(path, options.get("mapping"))
     scores = log.scores()
+    out_of_range = scores.filter(~pl.col("score").is_between(0, 1)) if scores.height else scores
+    if out_of_range.height:
+        row = out_of_range.row(0, named=True)
+        raise DataError(
+            path,
+            "accuracy as a fraction from 0 to 1 (a percentage? divide it by 100)",
+            column=log.accuracy[row["benchmark"]],
+            got=f"{row['score']} at step {row['step']}",
+        )
+    if log.accuracy and not scores.height:
+        raise DataError(
+            path,
+            "a number in at least one accuracy column; every value is empty or NaN",
+            column=next(iter(log.accuracy.values())),
+        )
     if scores.height:
         scores = scores.with_columns(problems=pl.lit(None, pl.Int64)).select(list(SCORE_COLUMNS))
     notes = [f"convention: {log.convention or 'none'} ({log.kind})"]
@@ -158,8 +174,10 @@ def _folder(path: Path, options: dict) -> Loaded:
     files = sorted(
         p for p in path.rglob("*") if p.is_file() and p.suffix in (".parquet", ".json", ".jsonl")
     )
-    if files and all(p.suffix == ".parquet" for p in files) and detect(files[0]) == "samples":
-        return Loaded(path, "samples", samples=scan_samples([path]))
+    if files and all(p.suffix == ".parquet" for p in files):
+        names = scan_table(path).collect_schema().names()  # hive partitions included
+        if set(SAMPLE_COLUMNS) <= set(names):
+            return Loaded(path, "samples", samples=scan_samples([path]))
     kinds = {f: detect(f, options.get("mapping")) for f in files}
     bad = next((f for f, k in kinds.items() if k in ("samples", "scores")), None)
     if bad is not None:
@@ -236,12 +254,13 @@ def load(
         "problems": dict(problems or {}),
         "benchmarks": benchmarks,
     }
-    kind = detect(path, options["mapping"])
-    if kind == "folder":
-        loaded = _folder(path, options)
-    else:
-        loaded = _file(path, kind, [path.name, path.parent.name], options)
-        loaded.notes.insert(0, FORMATS[kind])
+    with reading(path):
+        kind = detect(path, options["mapping"])
+        if kind == "folder":
+            loaded = _folder(path, options)
+        else:
+            loaded = _file(path, kind, [path.name, path.parent.name], options)
+            loaded.notes.insert(0, FORMATS[kind])
     if loaded.scores is not None:  # sizes: the user's, else the log's, else the known ones
         names = loaded.scores["benchmark"]
         given = [bench.override(b, options["problems"]) for b in names]

@@ -21,33 +21,101 @@ SAMPLE_COLUMNS = {
 }
 
 
+TRUE, FALSE = ("true", "1"), ("false", "0")  # accepted spellings of `correct`, any case
+
+
+def scan_table(path: Path, file_column: str | None = None) -> pl.LazyFrame:
+    """A lazy scan; `file_column` adds each row's file (to name it in an error)."""
+    try:
+        if path.is_dir():
+            lf = pl.scan_parquet(
+                path / "**" / "*.parquet", hive_partitioning=True, include_file_paths=file_column
+            )
+        elif path.suffix == ".parquet":
+            lf = pl.scan_parquet(path, include_file_paths=file_column)
+        elif path.suffix == ".csv":
+            # as text: each column is checked below, naming the first bad value
+            lf = pl.scan_csv(path, infer_schema=False, include_file_paths=file_column)
+        else:
+            raise DataError(path, "a .csv or .parquet per-sample table, or a folder of Parquet")
+        lf.collect_schema()
+    except (pl.exceptions.PolarsError, OSError) as e:
+        raise DataError(
+            path, "readable per-sample data", got=str(e).splitlines()[0][:120]
+        ) from None
+    return lf
+
+
+def _rules(dtype: pl.DataType, column: str) -> tuple[pl.Expr, pl.Expr | None, str]:
+    """The column read as its type, the rows that cannot be (None: none can fail), and what
+    was expected."""
+    col = pl.col(column)
+    if column == "correct":
+        if dtype == pl.Boolean:
+            return col, None, ""
+        if dtype.is_numeric():
+            return col == 1, col.is_not_null() & (col != 0) & (col != 1), "0 or 1 (or true/false)"
+        text = col.cast(pl.String).str.strip_chars().str.to_lowercase()
+        good = text.is_in(TRUE + FALSE)
+        return text.is_in(TRUE), col.is_not_null() & ~good, "true/false, True/False or 1/0"
+    if dtype.is_integer():
+        return col.cast(pl.Int64), None, ""
+    as_int = col.cast(pl.String).str.strip_chars().cast(pl.Int64, strict=False)
+    if dtype.is_float():
+        as_int = col.cast(pl.Int64, strict=False)
+        bad = col.is_not_null() & (col.is_nan() | (col != col.round(0)) | as_int.is_null())
+        return as_int, bad, "a whole number"
+    return as_int, col.is_not_null() & as_int.is_null(), "a whole number"
+
+
+def _checked(path: Path, lf: pl.LazyFrame, schema: pl.Schema) -> pl.LazyFrame:
+    """The per-sample columns read as their types; a value that is not what the column holds
+    (a word in `correct`, 0.5, a step that is not a whole number) is a DataError naming it
+    and its line (CSV) or row. Columns already of the right type cost no pass over the data."""
+    exprs, checks = [], []
+    for c in SAMPLE_COLUMNS:
+        if c in ("problem_id", "benchmark"):  # ids keep their type: casting 50M ids costs
+            exprs.append(pl.col(c))
+        else:
+            value, bad, expected = _rules(schema[c], c)
+            exprs.append(value.alias(c))
+            if bad is not None:
+                checks.append((c, bad, expected))
+        if c != "response_tokens":  # every other column needs a value in every row
+            checks.append((c, pl.col(c).is_null(), "a value in every row"))
+    if checks:
+        found = (
+            scan_table(path, "__file")
+            .with_row_index("__row")
+            .filter(pl.any_horizontal([b for _, b, _ in checks]))
+            .head(1)
+            .collect()
+        )
+        if found.height:
+            row = found.row(0, named=True)
+            c, _, expected = next(x for x in checks if found.select(x[1]).item())
+            if path.suffix == ".csv":
+                raise DataError(path, expected, line=row["__row"] + 2, column=c, got=row[c])
+            where = Path(row["__file"]) if path.is_dir() else path
+            raise DataError(where, expected, row=row["__row"] + 1, column=c, got=row[c])
+    return lf.select(exprs)
+
+
 def scan_samples(paths: Sequence[str | Path], *, progress=None) -> pl.LazyFrame:
     """Lazy scan of one or many tidy per-sample tables (CSV or Parquet files, or hive-partitioned
-    folders), checked for the required columns. `progress(i, n, path)` is called per file."""
+    folders), checked for the required columns and their values. `progress(i, n, path)` is
+    called per file."""
     frames = []
     for i, raw in enumerate(paths, 1):
         path = Path(raw)
         if progress is not None:
             progress(i, len(paths), path)
-        if path.is_dir():
-            lf = pl.scan_parquet(path / "**" / "*.parquet", hive_partitioning=True)
-        elif path.suffix == ".parquet":
-            lf = pl.scan_parquet(path)
-        elif path.suffix == ".csv":
-            lf = pl.scan_csv(path, schema_overrides={"problem_id": pl.String})
-        else:
-            raise DataError(path, "a .csv or .parquet per-sample table, or a folder of Parquet")
-        names = lf.collect_schema().names()
-        missing = [c for c in SAMPLE_COLUMNS if c not in names]
+        lf = scan_table(path)
+        schema = lf.collect_schema()
+        missing = [c for c in SAMPLE_COLUMNS if c not in schema.names()]
         if missing:
             raise DataError(path, f"the columns {list(SAMPLE_COLUMNS)}", line=1, column=missing[0])
-        # problem ids keep their own type (casting 50M ids to text costs more than the query)
-        frames.append(
-            lf.select(
-                pl.col(c) if c in ("problem_id", "benchmark") else pl.col(c).cast(t)
-                for c, t in SAMPLE_COLUMNS.items()
-            )
-        )
+        frames.append(_checked(path, lf, schema))
     if len(frames) == 1:  # keep the file's own types (a categorical benchmark stays cheap)
         return frames[0]
     return pl.concat(

@@ -1,0 +1,471 @@
+"""The contract for bad input: exit 0 with a chart, or exit 2 with one `error:` line naming the
+file; never a traceback, never a hang, never a partial output, never an output over an input.
+
+First a catalogue of kinds of bad or hostile input, each written the way it turns up in
+practice; then property-based tests (hypothesis) that generate malformed W&B exports, JSON
+lines and per-sample tables; then inputs that could hang (pipes, devices, huge sparse files),
+an interrupted write, and the data package under generated damage."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from helpers.cli import main
+from helpers.paths import ROOT
+
+from .conftest import REALDATA
+
+GOOD = {
+    "step": [0, 0, 10, 10],
+    "benchmark": ["b"] * 4,
+    "problem_id": ["p0", "p1", "p0", "p1"],
+    "sample_id": [0, 0, 0, 0],
+    "correct": [True, False, True, True],
+    "response_tokens": [10, 20, 30, 40],
+}
+
+
+def _samples(**changes) -> pl.DataFrame:
+    return pl.DataFrame({**GOOD, **changes}, strict=False)
+
+
+def _text(name, text):
+    def make(d: Path) -> list[str]:
+        (d / name).write_text(text)
+        return [str(d / name)]
+
+    return make
+
+
+def _bytes(name, data):
+    def make(d: Path) -> list[str]:
+        (d / name).write_bytes(data)
+        return [str(d / name)]
+
+    return make
+
+
+def _frame(name, frame, fmt="parquet"):
+    def make(d: Path) -> list[str]:
+        path = d / name
+        frame.write_parquet(path) if fmt == "parquet" else frame.write_csv(path)
+        return [str(path)]
+
+    return make
+
+
+def _with(make, *extra):
+    def wrapped(d: Path) -> list[str]:
+        return [*make(d), *extra]
+
+    return wrapped
+
+
+def _hive(d: Path) -> list[str]:
+    for step, sample_type in ((1, pl.Int64), (2, pl.String)):
+        part = d / "hive" / f"step={step}"
+        part.mkdir(parents=True)
+        _samples().drop("step").with_columns(pl.col("sample_id").cast(sample_type)).write_parquet(
+            part / "x.parquet"
+        )
+    return [str(d / "hive")]
+
+
+def _empty_dir(d: Path) -> list[str]:
+    (d / "empty").mkdir()
+    return [str(d / "empty")]
+
+
+def _truncated(d: Path) -> list[str]:
+    _samples().write_parquet(d / "ok.parquet")
+    data = (d / "ok.parquet").read_bytes()
+    (d / "cut.parquet").write_bytes(data[: len(data) // 2])
+    return [str(d / "cut.parquet")]
+
+
+def _two_steps_no_name(d: Path) -> list[str]:
+    for i in (1, 2):
+        (d / "run" / f"epoch{i}").mkdir(parents=True)
+        doc = {"results": {"gsm8k": {"acc": 0.5}}, "n-samples": {"gsm8k": {"effective": 9}}}
+        (d / "run" / f"epoch{i}" / "results.json").write_text(json.dumps(doc))
+    return [str(d / "run")]
+
+
+QWEN = {"idx": 0, "level": 1, "score": [True], "code": ["x"]}
+WANDB = "_step,val/test_score/a\n"
+
+# kind -> (files maker, extra args, words the error must hold)
+CATALOGUE = {
+    "empty csv": (_text("e.csv", ""), [], "empty"),
+    "header only": (_text("h.csv", WANDB), [], "empty or NaN"),
+    "no step column": (_text("s.csv", "epoch,val/test_score/a\n0,0.5\n"), [], "a step column"),
+    "duplicated step": (_text("d.csv", WANDB + "0,0.5\n0,0.6\n"), [], "each step once"),
+    "word in a metric": (_text("w.csv", WANDB + "0,0.5\n5,oops\n"), [], "line 3"),
+    "all NaN": (_text("n.csv", WANDB + "0,NaN\n5,nan\n"), [], "empty or NaN"),
+    "percent not fraction": (_text("p.csv", WANDB + "0,57\n"), [], "fraction from 0 to 1"),
+    "negative score": (_text("m.csv", WANDB + "0,-0.1\n"), [], "fraction from 0 to 1"),
+    "duplicated column": (
+        _text("c.csv", "_step,val/test_score/a,val/test_score/a\n0,1,1\n"),
+        [],
+        "each column name once",
+    ),
+    "NUL bytes": (_bytes("z.csv", b"\x00" * 100), [], "NUL byte"),
+    "step a word": (_text("sw.csv", WANDB + "x,0.5\n"), [], "a number"),
+    "empty step": (_text("se.csv", WANDB + ",0.5\n"), [], "a step on every row"),
+    "two namings": (
+        _text("a.csv", "step,val/test_score/a,val-core/a/acc/mean@4\n0,0.1,0.2\n"),
+        [],
+        "--map",
+    ),
+    "map to nothing": (
+        _text("mp.csv", WANDB + "0,0.5\n"),
+        ["--map", "accuracy=eval/{benchmark}"],
+        "--map accuracy",
+    ),
+    "map without role": (_text("mr.csv", WANDB + "0,0.5\n"), ["--map", "accuracy"], "ROLE=COLUMN"),
+    "unknown csv": (_text("u.csv", "a,b\n1,2\n"), [], "per-step metric log"),
+    "correct as words": (
+        _frame("cw.csv", _samples(correct=["True", "yes", "no", "1"]), "csv"),
+        [],
+        "'yes'",
+    ),
+    "correct one half": (
+        _frame("ch.parquet", _samples(correct=[0.5, 1.0, 0.0, 1.0])),
+        [],
+        "0 or 1",
+    ),
+    "correct missing": (
+        _frame("cn.parquet", _samples(correct=[True, None, True, False])),
+        [],
+        "a value in every row",
+    ),
+    "step 1.5": (_frame("sf.parquet", _samples(step=[0.0, 1.5, 2.0, 2.0])), [], "a whole number"),
+    "step a word in a table": (
+        _frame("st.csv", _samples(step=["0", "x", "1", "1"]), "csv"),
+        [],
+        "line 3",
+    ),
+    "missing column": (_frame("mc.parquet", _samples().drop("correct")), [], "lacks ['correct']"),
+    "truncated parquet": (_truncated, [], "readable Parquet"),
+    "text named parquet": (_text("t.parquet", "hello"), [], "readable Parquet"),
+    "empty folder": (_empty_dir, [], "found none"),
+    "partitions disagree": (_hive, [], "same column types"),
+    "no step in folder names": (_two_steps_no_name, [], "--step-from-path"),
+    "malformed JSON line": (
+        _text("j.jsonl", json.dumps(QWEN) + "\n" + json.dumps(QWEN)[:-3] + "\n"),
+        [],
+        "line 2",
+    ),
+    "JSON line not an object": (
+        _text("l.jsonl", json.dumps(QWEN) + "\n[1, 2]\n"),
+        [],
+        "a JSON object on every line",
+    ),
+    "scores not booleans": (
+        _text("q.jsonl", json.dumps({**QWEN, "score": ["yes"]}) + "\n"),
+        [],
+        "true/false",
+    ),
+    "responses mismatched": (
+        _text("r.jsonl", json.dumps({**QWEN, "code": []}) + "\n"),
+        [],
+        "responses",
+    ),
+    "lm-eval metric missing": (
+        _text("le.jsonl", json.dumps({"doc_id": 0, "resps": [], "metrics": ["acc"]}) + "\n"),
+        [],
+        "metric value",
+    ),
+    "lm-eval metric a word": (
+        _text(
+            "lw.jsonl",
+            json.dumps({"doc_id": 0, "resps": [], "metrics": ["acc"], "acc": "x"}) + "\n",
+        ),
+        [],
+        "a number",
+    ),
+    "empty jsonl": (_text("e.jsonl", "\n\n"), [], "empty"),
+    "unknown jsonl": (_text("k.jsonl", json.dumps({"a": 1}) + "\n"), [], "Qwen2.5-Math"),
+    "trainer state without history": (
+        _text("trainer_state.json", json.dumps({"log_history": {"a": 1}})),
+        [],
+        "got ['log_history']",
+    ),
+    "history entry not an object": (
+        _text("ts.json", json.dumps({"log_history": [1]})),
+        [],
+        "log_history[0]",
+    ),
+    "results in percent": (
+        _text("r.json", json.dumps({"results": {"gsm8k": {"acc": 57}}, "n-samples": {}})),
+        [],
+        "fraction",
+    ),
+    "results without a number": (
+        _text("rn.json", json.dumps({"results": {"gsm8k": {"alias": "x"}}, "configs": {}})),
+        [],
+        "numeric metric",
+    ),
+    "invalid JSON document": (_text("bad.json", "{not json"), [], "JSON"),
+    "harness acc over 100": (
+        _text("m.json", json.dumps({"num_samples": 5, "acc": 140})),
+        [],
+        "percentage from 0 to 100",
+    ),
+    "inspect partial credit": (
+        _text(
+            "i.json",
+            json.dumps(
+                {
+                    "eval": {"task": "t"},
+                    "samples": [{"id": 1, "epoch": 1, "scores": {"m": {"value": "P"}}}],
+                }
+            ),
+        ),
+        [],
+        "partial credit",
+    ),
+    "inspect without anything": (
+        _text("in.json", json.dumps({"eval": {"task": "t"}, "results": {}})),
+        [],
+        "accuracy metric",
+    ),
+    "not found": (lambda d: [str(d / "nope.csv")], [], "not found"),
+    "unsupported suffix": (_text("x.txt", "hello"), [], ".csv, .json"),
+    "mixed formats": (
+        _with(
+            _text("w.csv", WANDB + "0,0.5\n"),
+            str(REALDATA / "obsscaling_base_llm_benchmark_eval.csv"),
+        ),
+        [],
+        "files of one format",
+    ),
+    "filter leaves nothing": (_frame("f.parquet", _samples()), ["--benchmarks", "nope"], "none"),
+    "size not a number": (_text("sz.csv", "model,size,acc\nm,big,0.5\n"), [], "a number"),
+}
+
+
+@pytest.mark.parametrize("kind", list(CATALOGUE))
+def test_catalogue_of_bad_input(kind, tmp_path, capsys):
+    make, extra, words = CATALOGUE[kind]
+    inputs = make(tmp_path)
+    out = tmp_path / "out" / "chart.png"
+    assert main(["plot", *inputs, *extra, "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert words in lines[0], lines[0]
+    assert not out.exists()
+
+
+def test_catalogue_has_forty_kinds_or_more():
+    assert len(CATALOGUE) >= 40
+
+
+COMPARE_FAULTS = {
+    "one run": (["a={0}/a.parquet", "a={0}/b.parquet"], "at least two runs"),
+    "duplicated ids": (
+        ["a={0}/dup.parquet", "b={0}/b.parquet"],
+        "each (problem_id, sample_id) once",
+    ),
+    "no shared benchmark": (["a={0}/a.parquet", "b={0}/other.parquet"], "a benchmark shared"),
+    "output over an input": (["a={0}/a.csv", "b={0}/b.parquet"], "not one of the inputs"),
+}
+
+
+@pytest.mark.parametrize("kind", list(COMPARE_FAULTS))
+def test_compare_faults(kind, tmp_path, capsys):
+    _samples().write_parquet(tmp_path / "a.parquet")
+    _samples(correct=[True] * 4).write_parquet(tmp_path / "b.parquet")
+    _samples(sample_id=[0, 0, 0, 0], problem_id=["p0"] * 4).write_parquet(tmp_path / "dup.parquet")
+    _samples(benchmark=["c"] * 4).write_parquet(tmp_path / "other.parquet")
+    _samples().write_csv(tmp_path / "a.csv")
+    runs, words = COMPARE_FAULTS[kind]
+    out = tmp_path / ("a.csv" if kind == "output over an input" else "x.csv")
+    before = out.read_bytes() if out.exists() else None
+    assert main(["compare", *(r.format(tmp_path) for r in runs), "-o", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: ") and len(err.splitlines()) == 1 and words in err
+    assert (out.read_bytes() if out.exists() else None) == before
+
+
+# ---- generated inputs ------------------------------------------------------------------------------
+
+CELLS = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True).map(repr),
+    st.integers(-(10**12), 10**12).map(str),
+    st.sampled_from(
+        ["", "NaN", "inf", "-", "yes", "True", "0.5", "1e400", '"a,b"', "\u2028", "<b>"]
+    ),
+    st.text(max_size=8),
+)
+NAMES = st.one_of(
+    st.sampled_from(
+        [
+            "_step",
+            "step",
+            "global_step",
+            "val/test_score/a",
+            "val/test_score/<b>",
+            "val-core/x/acc/mean@4",
+            "response_length/mean",
+            "critic/scores/s/mean",
+            "",
+        ]
+    ),
+    st.text(min_size=1, max_size=12),
+)
+SETTINGS = settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
+def _contract(tmp_path, capsys, inputs: list[Path], suffix: str = ".csv") -> None:
+    out = tmp_path / f"out{suffix}"
+    out.unlink(missing_ok=True)
+    code = main(["plot", *map(str, inputs), "-o", str(out)])
+    err = capsys.readouterr().err
+    if code == 0:
+        assert out.exists() and out.stat().st_size > 0
+    else:
+        assert code == 2 and not out.exists()
+        assert [line.startswith("error: ") for line in err.splitlines() if line.strip()] == [True]
+    assert not list(tmp_path.glob(".out*.tmp"))
+
+
+@SETTINGS
+@given(
+    header=st.lists(NAMES, min_size=1, max_size=5),
+    rows=st.lists(st.lists(CELLS, min_size=0, max_size=6), max_size=6),
+)
+def test_generated_wandb_exports(tmp_path, capsys, header, rows):
+    text = ",".join(json.dumps(h) if "," in h or '"' in h else h for h in header) + "\n"
+    text += "".join(",".join(json.dumps(c) if "," in c else c for c in r) + "\n" for r in rows)
+    path = tmp_path / "gen.csv"
+    path.write_text(text, encoding="utf-8", errors="surrogatepass")
+    _contract(tmp_path, capsys, [path])
+
+
+VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+RECORD_KEYS = st.sampled_from(
+    [
+        "idx",
+        "score",
+        "code",
+        "level",
+        "doc_id",
+        "resps",
+        "metrics",
+        "acc",
+        "step",
+        "global_step",
+        "eval/x/acc",
+    ]
+)
+
+
+@SETTINGS
+@given(
+    records=st.lists(st.dictionaries(RECORD_KEYS, VALUES, max_size=6), min_size=0, max_size=5),
+    junk=st.sampled_from(["", "{", "[]", "null", "\x00"]),
+)
+def test_generated_json_lines(tmp_path, capsys, records, junk):
+    path = tmp_path / "gen.jsonl"
+    path.write_text(
+        "\n".join(json.dumps(r) for r in records) + ("\n" + junk if junk else "") + "\n"
+    )
+    _contract(tmp_path, capsys, [path], ".png")
+
+
+COLUMN_VALUES = {
+    "step": st.one_of(st.integers(-5, 5), st.floats(-2, 2), st.sampled_from(["x", None])),
+    "benchmark": st.one_of(st.sampled_from(["a", "b", "</script>"]), st.none()),
+    "problem_id": st.one_of(st.sampled_from(["p0", "p1", "p2"]), st.none()),
+    "sample_id": st.one_of(st.integers(0, 2), st.sampled_from([None, "s"])),
+    "correct": st.one_of(st.booleans(), st.sampled_from([0, 1, 0.5, "yes", "True", None])),
+    "response_tokens": st.one_of(st.integers(0, 100), st.sampled_from([None, -1, 1.5])),
+}
+
+
+@SETTINGS
+@given(
+    rows=st.lists(st.fixed_dictionaries(COLUMN_VALUES), min_size=0, max_size=8),
+    drop=st.sampled_from([None, *COLUMN_VALUES]),
+    fmt=st.sampled_from(["csv", "parquet"]),
+)
+def test_generated_per_sample_tables(tmp_path, capsys, rows, drop, fmt):
+    columns = {c: [r[c] for r in rows] for c in COLUMN_VALUES if c != drop}
+    frame = pl.DataFrame(columns, strict=False) if rows else pl.DataFrame(schema=list(columns))
+    path = tmp_path / f"gen.{fmt}"
+    frame.write_csv(path) if fmt == "csv" else frame.write_parquet(path)
+    _contract(tmp_path, capsys, [path])
+
+
+# ---- what could hang, what could be cut off ------------------------------------------------------
+
+
+def _cli(*args, timeout=60) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "helpers", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,  # a bound on a hang, not a speed target
+        cwd=ROOT,
+    )
+
+
+@pytest.mark.parametrize(
+    "kind", ["fifo", "device", "sparse.csv", "sparse.jsonl", "sparse.json", "sparse.parquet"]
+)
+def test_nothing_hangs(tmp_path, kind):
+    if kind == "fifo":
+        path = tmp_path / "pipe.csv"
+        os.mkfifo(path)
+    elif kind == "device":
+        path = tmp_path / "zero.csv"
+        path.symlink_to("/dev/zero")
+    else:
+        path = tmp_path / kind
+        with path.open("wb") as f:
+            f.truncate(2 * 2**30)  # 2 GB, all zero bytes, no disk used
+    result = _cli("plot", path, "-o", tmp_path / "x.png")
+    assert result.returncode == 2 and result.stderr.startswith("error: ")
+    assert "Traceback" not in result.stderr and not (tmp_path / "x.png").exists()
+
+
+def test_killed_mid_write_leaves_no_partial_output(tmp_path):
+    """Kill the process at different moments while it reads and writes: the output is either
+    absent or whole (written to a temporary file, then renamed)."""
+    out = tmp_path / "grid.html"
+    source = ROOT / "data" / "examples" / "simulated_run.parquet"
+    for delay in (0.5, 1.0, 1.5, 2.0, 2.5, 3.0):
+        out.unlink(missing_ok=True)
+        p = subprocess.Popen(
+            [sys.executable, "-m", "helpers", "plot", str(source), "-o", str(out)], cwd=ROOT
+        )
+        time.sleep(delay)
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        if out.exists():
+            assert out.read_text().rstrip().endswith("</html>")
+    result = _cli("plot", source, "-o", out)
+    assert result.returncode == 0 and out.read_text().rstrip().endswith("</html>")
