@@ -19,9 +19,9 @@ from pathlib import Path
 
 import polars as pl
 
-from . import aggregate, benchmarks, charts, export, readers
+from . import aggregate, benchmarks, readers
 from .errors import DataError
-from .io import write_text_atomic
+from .io import FORMATS, write_text_atomic
 from .readers._common import reading
 
 DESCRIPTION = """\
@@ -79,7 +79,31 @@ def _band_note(table: pl.DataFrame) -> str:
     return note
 
 
+def _later(name: str, *args, **kwargs):
+    """A chart to draw only when it is wanted: the chart code (and altair) load then, so a
+    `.csv` output never pays for them."""
+
+    def make():
+        from . import charts
+
+        return getattr(charts, name)(*args, **kwargs)
+
+    return make
+
+
 def chart_for(
+    files: Sequence[str | Path],
+    *,
+    draw: bool = True,
+    **options,
+) -> tuple[object, pl.DataFrame]:
+    """Read the inputs and build the chart that fits them, with the table behind it (see
+    `_fitting`); with `draw=False` only the table (the chart is None)."""
+    make, table = _fitting(files, **options)
+    return (make() if draw else None), table
+
+
+def _fitting(
     files: Sequence[str | Path],
     *,
     benchmarks: Sequence[str] | None = None,
@@ -93,7 +117,8 @@ def chart_for(
     """Read the inputs and build the chart that fits them, with the table behind it: the
     training grid (per-step logs, per-sample logs over steps, per-checkpoint folders),
     accuracy by level or by benchmark (one evaluation), or accuracy against model size
-    (a scores table). Panels keep the log's order (or that of `benchmarks`)."""
+    (a scores table). Panels keep the log's order (or that of `benchmarks`). Returns a function
+    that draws the chart, and the table."""
     files = [Path(f) for f in files]
     progress = progress or (lambda i, n, path: None)
     runs = []
@@ -118,16 +143,22 @@ def chart_for(
     kind = kinds.pop()
     if kind == "models":
         scores = pl.concat([r.models for r in runs])
-        chart = charts.accuracy_vs_size(
-            scores, title=title or "Accuracy against model size", columns=columns
+        chart = _later(
+            "accuracy_vs_size",
+            scores,
+            title=title or "Accuracy against model size",
+            columns=columns,
         )
         return chart, scores
     if kind == "scores":
         curves, order, table = aggregate.score_curves(runs, benchmarks)
         if table["step"].is_null().all():  # one evaluation: a point per benchmark
             table = table.rename({"score": "accuracy"})
-            chart = charts.accuracy_by_group(
-                table, "benchmark", title=title or f"Accuracy by benchmark ({files[0].stem})"
+            chart = _later(
+                "accuracy_by_group",
+                table,
+                "benchmark",
+                title=title or f"Accuracy by benchmark ({files[0].stem})",
             )
             return chart, table
         training = all(r.kind == "training score" for r in runs if r.scores is not None)
@@ -141,7 +172,8 @@ def chart_for(
         subtitle = [band] + (
             ["response length matched to the nearest earlier step"] if has_tokens else []
         )
-        chart = charts.training_grid(
+        chart = _later(
+            "training_grid",
             curves,
             title=title
             or f"{files[0].stem}: {what}{' and response length' if has_tokens else ''} by step",
@@ -174,8 +206,12 @@ def _samples_chart(runs, files, benchmarks, columns, title) -> tuple[object, pl.
             group = "benchmark" if samples["benchmark"].n_unique() > 1 else "file"
         table = aggregate.accuracy_table(samples, [group])
         overall = aggregate.accuracy_table(samples)
-        chart = charts.accuracy_by_group(
-            table, group, title=title or f"Accuracy by {group} ({files[0].stem})", overall=overall
+        chart = _later(
+            "accuracy_by_group",
+            table,
+            group,
+            title=title or f"Accuracy by {group} ({files[0].stem})",
+            overall=overall,
         )
         every = pl.concat(
             [
@@ -187,7 +223,8 @@ def _samples_chart(runs, files, benchmarks, columns, title) -> tuple[object, pl.
         return chart, every
     summary = aggregate.aggregate_samples(lf)
     order = list(benchmarks) if benchmarks else None
-    chart = charts.training_grid(
+    chart = _later(
+        "training_grid",
         aggregate.sample_curves(summary),
         title=title or "Accuracy and response length by step",
         subtitle="bands: Wilson 95% intervals over problems",
@@ -340,7 +377,8 @@ def _compare(args) -> tuple[object, pl.DataFrame]:
         print(line)
     for note in c.notes:
         print(f"note: {note}")
-    chart = charts.comparison(
+    chart = _later(
+        "comparison",
         c.curves,
         c.differences,
         c.problems,
@@ -493,14 +531,16 @@ def _run(parser: argparse.ArgumentParser, args) -> int:
             print("\n".join(lines))
         return 0
     out: Path = args.output
-    if out.suffix not in (*export.FORMATS, ".csv"):
+    if out.suffix not in (*FORMATS, ".csv"):
         parser.error(f"OUT must end in .html, .png, .svg or .csv; got {out.name}")
     _check_output(out, _inputs(args))
     if args.command == "compare":
-        chart, table = _compare(args)
+        make, table = _compare(args)
+        chart = make() if out.suffix != ".csv" else None
     else:
         chart, table = chart_for(
             args.files,
+            draw=out.suffix != ".csv",
             benchmarks=args.benchmarks,
             columns=args.columns,
             title=args.title,
@@ -513,6 +553,8 @@ def _run(parser: argparse.ArgumentParser, args) -> int:
         if out.suffix == ".csv":
             write_text_atomic(out, table.write_csv())
         else:
+            from . import export
+
             export.save(chart.to_dict(), out)
     except OSError as e:
         raise DataError(out, "a place the output can be written", got=e.strerror) from None

@@ -22,9 +22,8 @@ import png as pypng
 import vl_convert as vlc
 from PIL import Image
 
-from .io import write_bytes_atomic, write_text_atomic
+from .io import FORMATS, write_bytes_atomic, write_text_atomic
 
-FORMATS = (".png", ".svg", ".html")
 # JupyterLab 4 draws this MIME type natively, offline, trusted or not
 VEGALITE_MIME = "application/vnd.vegalite.v5+json"
 

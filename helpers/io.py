@@ -6,6 +6,8 @@ import os
 import tempfile
 from pathlib import Path
 
+FORMATS = (".png", ".svg", ".html")  # what a chart is saved as (see `export.save`)
+
 
 def write_bytes_atomic(path: Path, data: bytes) -> Path:
     """Write data to path so that a reader never sees a half-written file."""

@@ -1,0 +1,78 @@
+"""Start-up: what a process loads before it needs it."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+
+
+
+def _run(code: str) -> dict:
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_command_line_help_loads_no_chart_code():
+    found = _run(
+        "import sys, json, contextlib, io\n"
+        "from helpers.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    try: main(['plot', '--help'])\n"
+        "    except SystemExit: pass\n"
+        "print(json.dumps(sorted(m for m in ('altair', 'helpers.charts', 'vl_convert', 'scipy',"
+        " 'jsonschema') if m in sys.modules)))\n"
+    )
+    assert found == []
+
+
+def test_a_csv_output_draws_nothing(tmp_path):
+    found = _run(
+        "import sys, json, contextlib, io\n"
+        "from helpers.cli import main\n"
+        "from helpers.paths import DATA\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main(['plot', str(DATA / 'examples' / 'simulated_run.parquet'), '-o', {str(tmp_path / 'x.csv')!r}])\n"
+        "print(json.dumps(['altair' in sys.modules, 'helpers.charts' in sys.modules]))\n"
+    )
+    assert found == [False, False] and (tmp_path / "x.csv").stat().st_size > 0
+
+
+def test_altair_validates_without_building_the_iri_grammar():
+    """The IRI grammar (rfc3987_syntax) is not built by importing the package and drawing;
+    jsonschema still validates Vega-Lite specs, and still checks IRIs (the grammar loads then)."""
+    assert importlib.util.find_spec("rfc3987_syntax"), "JupyterLab's dependencies install it"
+    found = _run(
+        "import sys, json\n"
+        "import helpers, helpers.theme, altair as alt\n"
+        "import jsonschema\n"
+        "chart = alt.Chart(alt.Data(values=[{'a': 1}])).mark_point().encode(x='a:Q')\n"
+        "chart.to_dict(validate=True)\n"
+        "try:\n"
+        "    alt.Chart(alt.Data(values=[])).mark_point().encode(x='a:Q').properties(width=True).to_dict()\n"
+        "    refused = False\n"
+        "except Exception as e:\n"
+        "    refused = type(e).__name__ in ('SchemaValidationError', 'ValidationError')\n"
+        "built = 'rfc3987_syntax.syntax_helpers' in sys.modules\n"
+        "v = jsonschema.Draft7Validator({'format': 'iri'}, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER)\n"
+        "iri = [v.is_valid(x) for x in ('http://example.com/ü', 'http://exa mple.com', 'rel/path')]\n"
+        "print(json.dumps([built, refused, iri, 'rfc3987_syntax.syntax_helpers' in sys.modules]))\n"
+    )
+    eager = _run(
+        "import json, rfc3987_syntax, jsonschema\n"
+        "v = jsonschema.Draft7Validator({'format': 'iri'}, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER)\n"
+        "print(json.dumps([v.is_valid(x) for x in ('http://example.com/ü', 'http://exa mple.com', 'rel/path')]))\n"
+    )
+    built, refused, iri, loaded_later = found
+    assert not built and refused and loaded_later
+    assert iri == eager  # the same answers as with the grammar loaded at start
+
+
+def test_importing_helpers_beside_altair_or_in_a_kernel_enables_the_theme():
+    for first in ("altair", "IPython"):
+        active = _run(
+            f"import json, {first}, helpers, altair as alt\n"
+            "print(json.dumps([alt.theme.active, alt.renderers.active]))\n"
+        )
+        assert active == ["reasoning_figures", "reasoning_figures"]
