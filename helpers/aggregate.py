@@ -7,6 +7,7 @@ anything reaches a chart.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 
 import polars as pl
@@ -16,6 +17,24 @@ from .errors import DataError
 from .readers import Loaded
 
 TOKEN_BIN = 16  # response-length percentiles are exact to this many tokens (histogram based)
+
+
+def progress(total: int, what: str):
+    """A progress bar (rows read and rate) on a terminal or in a notebook, shown once the work
+    has taken a second; nothing on a log no one watches (CI, a redirected stderr)."""
+    from tqdm import tqdm
+
+    watched = sys.stderr.isatty() or "ipykernel" in sys.modules
+    return tqdm(
+        total=total,
+        desc=what,
+        unit=" rows",
+        unit_scale=True,
+        delay=1.0,
+        leave=False,
+        disable=not watched,
+        file=sys.stderr,
+    )
 
 
 def with_wilson(
@@ -101,14 +120,13 @@ def aggregate_samples(
             start, filled = None, 0
     if start is not None:
         ranges.append((start, counts["step"][-1]))
-    summary = pl.concat(
-        [
-            _aggregate_pass(
-                samples.filter(pl.col("step").is_between(lo, hi)), keys, bin_tokens, percentiles
-            )
-            for lo, hi in ranges
-        ]
-    )
+    passes = []
+    with progress(int(counts["rows"].sum()), "aggregating") as bar:
+        for lo, hi in ranges:
+            part = samples.filter(pl.col("step").is_between(lo, hi))
+            passes.append(_aggregate_pass(part, keys, bin_tokens, percentiles))
+            bar.update(int(counts.filter(pl.col("step").is_between(lo, hi))["rows"].sum()))
+    summary = pl.concat(passes)
     summary = summary.with_columns(
         pass_k=pl.when(pl.col("k") > 1).then(pl.col("any_correct")).otherwise(None)
     )

@@ -391,11 +391,12 @@ def _compare(args) -> tuple[object, pl.DataFrame]:
     return chart, c.differences
 
 
-def describe(path: Path, **options) -> list[str]:
+def describe(path: Path, label: str | None = None, **options) -> list[str]:
     """What a file or folder was read as, in words: format, steps, benchmarks (with sizes and
-    samples per problem), metrics, and what was left out and why."""
+    samples per problem), metrics, and what was left out and why. `label` names the input in
+    the first line (default: the path as given)."""
     run = readers.load(path, **options)
-    lines = [f"{path}: {run.format}", *[f"  {n}" for n in run.notes]]
+    lines = [f"{label or path}: {run.format}", *[f"  {n}" for n in run.notes]]
     if run.models is not None:
         m = run.models
         names = ", ".join(m["benchmark"].unique(maintain_order=True))

@@ -33,4 +33,7 @@ class DataError(ValueError):
         message = f"{where}: expected {expected}"
         if got is not None:
             message += f"; got {got!r}"
-        super().__init__(message)
+        # one line, whatever a file name or column holds (a newline, U+0085, a terminal escape)
+        super().__init__(
+            "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in message)
+        )

@@ -8,7 +8,6 @@ import subprocess
 import sys
 
 
-
 def _run(code: str) -> dict:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])

@@ -43,21 +43,19 @@ def training_grid(
     missing = set(CURVE_COLUMNS) - set(curves.columns)
     if missing:
         raise ValueError(f"curves lacks columns {sorted(missing)}")
-    curves = curves.select(pl.col(c).cast(t) for c, t in CURVE_COLUMNS.items()).with_columns(
-        series=pl.when(pl.col("metric") == "accuracy")
-        .then(pl.lit("Performance"))
-        .otherwise(pl.lit("Token Length"))
-    )
+    curves = curves.select(pl.col(c).cast(t) for c, t in CURVE_COLUMNS.items())
     blue, orange = COLOURS["accuracy"], COLOURS["token length"]
+    # the legend names the series as the description does; the data keep the short names
+    named = "datum.label == 'accuracy' ? 'Performance' : 'Token Length'"
     colour = (
-        alt.Color("series:N")
-        .scale(domain=["Performance", "Token Length"], range=[blue, orange])
-        .legend(title=None, orient="top")
+        alt.Color("metric:N")
+        .scale(domain=["accuracy", "token length"], range=[blue, orange])
+        .legend(title=None, orient="top", labelExpr=named)
     )
     shape = (
-        alt.Shape("series:N")
-        .scale(domain=["Performance", "Token Length"], range=["circle", "square"])
-        .legend(title=None, orient="top")
+        alt.Shape("metric:N")
+        .scale(domain=["accuracy", "token length"], range=["circle", "square"])
+        .legend(title=None, orient="top", labelExpr=named)
     )
     x = alt.X("iteration:Q").title(x_title)
     acc_scale = (
