@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import polars as pl
 
@@ -65,8 +67,10 @@ def described_vs_published(
     benchmark: str | None,
     value: str,
     metric: str = "accuracy",
+    keep: Sequence[str] = (),
 ) -> pl.DataFrame:
-    """Join a description's readings with the papers' printed values on the matching label."""
+    """Join a description's readings with the papers' printed values on the matching label
+    (every table that prints one; `keep` carries more of the description's columns along)."""
     pub = data.load("published_values").filter(
         pl.col("document") == document,
         pl.col("matches").is_not_null(),
@@ -74,6 +78,7 @@ def described_vs_published(
     )
     left = described.select(
         pl.col(label).alias("label"),
+        *keep,
         (pl.col(benchmark) if benchmark in described.columns else pl.lit(benchmark)).alias(
             "benchmark"
         ),
@@ -119,20 +124,29 @@ def step_dpo_gains(df: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def published_gains(document: str, suffix: str = " + Step-DPO") -> pl.DataFrame:
-    """Gains the paper prints: each `<model><suffix>` row against its `<model>` row."""
+def published_gains(document: str, treatment: str = " + Step-DPO") -> pl.DataFrame:
+    """Gains the paper prints: each `<model> + Step-DPO` row against its `<model>` row in the
+    same table (a † on the untreated row, the paper's mark for its own SFT models, is ignored
+    in matching; a ‡ is kept, since the paper prints Qwen2-72B-Instruct with and without it)."""
     pub = data.load("published_values").filter(pl.col("document") == document)
-    treated = pub.filter(pl.col("model").str.ends_with(suffix)).select(
-        pl.col("model").str.strip_suffix(suffix).alias("base_model"),
-        "benchmark",
-        pl.col("value").alias("treated"),
-        pl.col("matches").alias("treated_matches"),
+    key = (
+        pl.col("model")
+        .str.replace(treatment, "", literal=True)
+        .str.replace("†", "")
+        .str.strip_chars()
     )
-    base = pub.select(
-        pl.col("model").alias("base_model"), "benchmark", pl.col("value").alias("base")
+    treated = pub.filter(pl.col("model").str.contains(treatment, literal=True)).select(
+        "source",
+        "benchmark",
+        base_model=key,
+        treated=pl.col("value"),
+        treated_matches=pl.col("matches"),
+    )
+    base = pub.filter(~pl.col("model").str.contains(treatment, literal=True)).select(
+        "source", "benchmark", base_model=key, base=pl.col("value")
     )
     return treated.join(
-        base, on=["base_model", "benchmark"], how="inner", maintain_order="left"
+        base, on=["source", "base_model", "benchmark"], how="inner", maintain_order="left"
     ).with_columns(gain=(pl.col("treated") - pl.col("base")).round(2))
 
 
@@ -340,6 +354,17 @@ PROTOCOLS = {
     "004": "validation score at a training step (scoring protocol not stated in the description)",
     "published 000": "printed in the Kimi k1.5 paper (Table 3: MATH-500 exact match, AIME 2024 "
     "pass@1)",
+    "published 003": "printed in the ReasonFlux-PRM paper (Table 2: Qwen2.5-14B-Instruct after "
+    "SFT on the data each source selected)",
+}
+# what each group of values is, in words, for legends
+SOURCE_NAMES = {
+    "000": "Kimi k1.5 Fig 7 (description)",
+    "001": "Kimi k1.5 Fig 5 (description)",
+    "003": "ReasonFlux-PRM figure (description)",
+    "004": "MEL validation curves (description)",
+    "published 000": "Kimi k1.5 Table 3 (paper)",
+    "published 003": "ReasonFlux-PRM Table 2 (paper)",
 }
 BENCHMARK_GROUPS = {"MATH500": "MATH500", "AIME2024": "AIME 2024", "AIME24": "AIME 2024"}
 
@@ -396,6 +421,7 @@ def across_papers() -> pl.DataFrame:
     rows = rows.with_columns(
         n=pl.col("group").replace_strict(sizes, return_dtype=pl.Int64),
         protocol=pl.col("document").replace_strict(PROTOCOLS),
+        source_name=pl.col("document").replace_strict(SOURCE_NAMES),
     )
     return stats.with_intervals(rows, "value", "n").sort("group", "value", descending=[False, True])
 

@@ -54,9 +54,23 @@ def test_described_vs_published_for_000():
 
 def test_published_gains_for_step_dpo():
     gains = analysis.published_gains("002")
-    by_base = dict(zip(gains["base_model"], gains["gain"], strict=True))
+    readme = gains.filter(pl.col("source").str.contains("README"))
+    by_base = dict(zip(readme["base_model"], readme["gain"], strict=True))
     assert by_base["Qwen2-72B-SFT"] == 3.0 and by_base["Qwen2-72B-Instruct"] == 1.4
-    assert gains.height == 8
+    assert readme.height == 8
+    table1 = gains.filter(pl.col("source").str.contains("Table 1"))
+    by_base = dict(zip(table1["base_model"], table1["gain"], strict=True))
+    # the paper's own (+x.x) annotations: +1.5, +1.2, +1.0, +2.0, +1.9, +2.6, +3.0, +1.4
+    assert by_base == {
+        "DeepSeekMath-RL": 1.5,
+        "DeepSeekMath-Base-SFT": 1.2,
+        "Qwen2-7B-SFT": 1.0,
+        "Qwen1.5-32B-SFT": 2.0,
+        "Qwen2-57B-A14B-SFT": 1.9,
+        "Llama-3-70B-SFT": 2.6,
+        "Qwen2-72B-SFT": 3.0,
+        "Qwen2-72B-Instruct ‡": 1.4,
+    }
 
 
 def test_described_curves_state_nothing_in_between():
@@ -116,8 +130,10 @@ def test_loglinear_band_brackets_the_fit():
 def test_across_papers_collects_every_math500_and_aime_value():
     rows = analysis.across_papers()
     counts = dict(rows.group_by("group").len().iter_rows())
-    # MATH500: 10 (000) + 2 (001 start/end) + 10 (003) + 7 published; AIME: 10 + 2 + 13 + 7
-    assert counts == {"MATH500": 29, "AIME 2024": 32}
+    # MATH500: 10 (000) + 2 (001 start/end) + 10 (003) + 7 published (000) + 8 (003 Table 2);
+    # AIME 2024: 10 + 2 + 13 (004) + 7 published (000) + 8 (003 Table 2)
+    assert counts == {"MATH500": 37, "AIME 2024": 40}
+    assert rows["source_name"].null_count() == 0
     assert rows.filter(document="004")["value"].max() == pytest.approx(46.0)  # fractions -> %
     assert rows["source"].null_count() == 0 and rows["protocol"].null_count() == 0
     aime = rows.filter(group="AIME 2024")

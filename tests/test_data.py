@@ -295,6 +295,7 @@ def test_published_values_match_description_labels():
         set(helpers.load("rl_length_scaling")["model"])
         | set(helpers.load("step_dpo_sizing")["model"])
         | set(helpers.load("training_dynamics")["benchmark"])
+        | set(helpers.load("prm_data_scaling")["series"])
     )
     matches = set(pub["matches"].drop_nulls())
     assert matches <= described, matches - described
@@ -302,6 +303,38 @@ def test_published_values_match_description_labels():
         pub.filter(pl.col("source").str.contains("Table|Section|README|Figure")).height
         == pub.height
     )
+
+
+def test_papers_own_tables_as_read():
+    """Spot checks against the sources read: Step-DPO Table 1 (paper PDF in the authors'
+    repository) and ReasonFlux-PRM Table 2 (the authors' image of it)."""
+    pub = helpers.load("published_values")
+
+    def value(document, source_word, model, benchmark):
+        row = pub.filter(document=document, model=model, benchmark=benchmark).filter(
+            pl.col("source").str.contains(source_word)
+        )
+        return row["value"].item()
+
+    # the three dashed baselines and the four legend-only entries of figure 002
+    assert value("002", "Table 1", "GPT-4-1106", "MATH") == 64.3
+    assert value("002", "Table 1", "Claude-3-Opus", "MATH") == 60.1
+    assert value("002", "Table 1", "Gemini-1.5-Pro (May)", "MATH") == 67.7
+    assert value("002", "Table 1", "DeepSeekMath-Instruct", "MATH") == 46.8
+    assert value("002", "Table 1", "MathGenieLM-Mistral", "MATH") == 45.1
+    # one model, two printed numbers: the paper's Table 1 and the repository README disagree
+    assert value("002", "Table 1", "Qwen2-7B-Instruct", "MATH") == 49.6
+    assert value("002", "README", "Qwen2-7B-Instruct", "MATH") == 53.0
+    # ReasonFlux-PRM Table 2, all four columns for the PRM itself and the human baseline
+    table2 = pub.filter(document="003", model="ReasonFlux-PRM-7B").sort("benchmark")
+    assert dict(table2.select("benchmark", "value").iter_rows()) == {
+        "AIME24": 40.0,
+        "AIME25": 33.3,
+        "GPQA-Diamond": 47.5,
+        "MATH500": 84.8,
+    }
+    assert value("003", "Table 2", "Human-curated (s1k)", "MATH500") == 78.8
+    assert pub.filter(document="003").height == 8 * 4
 
 
 # ---- generated damage: the loader never accepts what frictionless rejects -----------------------

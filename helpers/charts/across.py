@@ -13,6 +13,7 @@ DOCUMENT_COLOURS = {
     "003": DESCRIBED["purple"],
     "004": DESCRIBED["red"],
     "published 000": COLOURS["published"],
+    "published 003": DESCRIBED["grey"],
 }
 
 
@@ -21,11 +22,12 @@ def across_papers(rows: pl.DataFrame, group: str) -> alt.LayerChart:
     by value, with its Wilson 95% interval for the benchmark's size, coloured by document."""
     sub = rows.filter(pl.col("group") == group).sort("value", descending=True)
     docs = [d for d in DOCUMENT_COLOURS if d in set(sub["document"])]
+    names = dict(sub.select("document", "source_name").unique().iter_rows())
     y = alt.Y("label:N").sort(sub["label"].to_list()).title(None).axis(labelLimit=320)
     colour = (
-        alt.Color("document:N")
-        .scale(domain=docs, range=[DOCUMENT_COLOURS[d] for d in docs])
-        .legend(title="document", orient="bottom")
+        alt.Color("source_name:N")
+        .scale(domain=[names[d] for d in docs], range=[DOCUMENT_COLOURS[d] for d in docs])
+        .legend(title="source", orient="bottom", columns=2, labelLimit=320)
     )
     base = alt.Chart(sub)
     bars = base.mark_rule(strokeWidth=2, opacity=0.45).encode(
@@ -43,7 +45,7 @@ def across_papers(rows: pl.DataFrame, group: str) -> alt.LayerChart:
         .legend(title=None),
         tooltip=[
             "label:N",
-            "document:N",
+            "source_name:N",
             alt.Tooltip("value:Q", format=".1f"),
             alt.Tooltip("lo:Q", format=".1f"),
             alt.Tooltip("hi:Q", format=".1f"),
