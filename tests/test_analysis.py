@@ -130,9 +130,9 @@ def test_loglinear_band_brackets_the_fit():
 def test_across_papers_collects_every_math500_and_aime_value():
     rows = analysis.across_papers()
     counts = dict(rows.group_by("group").len().iter_rows())
-    # MATH500: 10 (000) + 2 (001 start/end) + 10 (003) + 7 published (000) + 8 (003 Table 2);
-    # AIME 2024: 10 + 2 + 13 (004) + 7 published (000) + 8 (003 Table 2)
-    assert counts == {"MATH500": 37, "AIME 2024": 40}
+    # MATH500: 10 (000) + 2 (001 start/end) + 10 (003) + 7 published (000) + 8 (003 Table 2)
+    # + 9 (004 Table 1, Pass@1); AIME 2024: 10 + 2 + 13 (004) + 7 + 8 + 9
+    assert counts == {"MATH500": 46, "AIME 2024": 49}
     assert rows["source_name"].null_count() == 0
     assert rows.filter(document="004")["value"].max() == pytest.approx(46.0)  # fractions -> %
     assert rows["source"].null_count() == 0 and rows["protocol"].null_count() == 0

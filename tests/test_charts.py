@@ -451,7 +451,7 @@ def test_across_papers_spec():
     spec = _roundtrip(charts.across_papers(rows, "AIME 2024"))
     bars, points = spec["layer"]
     data = _data(spec, points, spec)
-    assert len(data) == 40
+    assert len(data) == 49
     # the legend names each source, not a document number
     domain = points["encoding"]["color"]["scale"]["domain"]
     assert "ReasonFlux-PRM Table 2 (paper)" in domain and "Kimi k1.5 Fig 7 (description)" in domain

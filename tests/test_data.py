@@ -296,6 +296,7 @@ def test_published_values_match_description_labels():
         | set(helpers.load("step_dpo_sizing")["model"])
         | set(helpers.load("training_dynamics")["benchmark"])
         | set(helpers.load("prm_data_scaling")["series"])
+        | set(helpers.load("grpo_vs_mel")["method"])
     )
     matches = set(pub["matches"].drop_nulls())
     assert matches <= described, matches - described
@@ -312,7 +313,8 @@ def test_papers_own_tables_as_read():
 
     def value(document, source_word, model, benchmark):
         row = pub.filter(document=document, model=model, benchmark=benchmark).filter(
-            pl.col("source").str.contains(source_word)
+            pl.col("source").str.contains(source_word),
+            pl.col("metric").is_in(["accuracy", "pass@1"]),
         )
         return row["value"].item()
 
@@ -335,6 +337,15 @@ def test_papers_own_tables_as_read():
     }
     assert value("003", "Table 2", "Human-curated (s1k)", "MATH500") == 78.8
     assert pub.filter(document="003").height == 8 * 4
+    # MEL Table 1: the 14B run's final Pass@1 are the described curves' end values (0.30, 0.33)
+    assert value("004", "Table 1", "Qwen3-14B-Base GRPO", "AIME2024") == 30.0
+    mel = pub.filter(document="004", model="Qwen3-14B-Base MEL", benchmark="AIME2024")
+    assert dict(mel.select("metric", "value").iter_rows()) == {
+        "pass@1": 33.33,
+        "avg@8": 35.83,
+        "pass@8": 60.0,
+    }
+    assert pub.filter(document="004").height == 3 * 3 * 2 * 3
 
 
 # ---- generated damage: the loader never accepts what frictionless rejects -----------------------

@@ -14,6 +14,7 @@ DOCUMENT_COLOURS = {
     "004": DESCRIBED["red"],
     "published 000": COLOURS["published"],
     "published 003": DESCRIBED["grey"],
+    "published 004": DESCRIBED["dark red"],
 }
 
 
