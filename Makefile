@@ -6,8 +6,9 @@ NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
 STAMP := $(VENV)/.installed
 
 # Debian packages: Liberation fonts (charts name them, so PNGs are the same on every machine),
-# chromium (browser tests), iproute2 (the offline-execution test). Installed when missing.
-APT_PACKAGES := fonts-liberation chromium iproute2
+# chromium (browser tests), iproute2 (the offline-execution test), Java 17 (local Spark for the
+# `--engine spark` tests). Installed when missing.
+APT_PACKAGES := fonts-liberation chromium iproute2 openjdk-17-jre-headless
 
 # One BLAS/OpenMP thread per process: the matrices here are tiny, OpenBLAS sizes its thread pool
 # by the CPUs it sees (not a container's quota), and a reduction split over threads can round
@@ -34,7 +35,7 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python >= 3.11 is needed; set PYTHON=/path/to/python3.11")'
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[lab,test]'
+	$(PY) -m pip install --quiet -e '.[lab,test,spark]'
 	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name 'Python 3 (reasoning-figures)' >/dev/null
 	touch $@
 

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 import polars as pl
 
 from . import analysis, stats
+from . import engine as engine_module
+from .engine import TOKEN_BIN
 from .errors import DataError
 from .readers import Loaded
-
-TOKEN_BIN = 16  # response-length percentiles are exact to this many tokens (histogram based)
 
 
 def progress(total: int, what: str):
@@ -89,118 +89,38 @@ def pass_at_k_expr(n: pl.Expr, c: pl.Expr, k: int) -> pl.Expr:
 
 
 def aggregate_samples(
-    samples: pl.LazyFrame,
+    samples,
     *,
+    engine: str = "polars",
     percentiles: Sequence[float] = (0.5, 0.9),
     bin_tokens: int = TOKEN_BIN,
-    rows_per_pass: int = 1_000_000,
+    rows_per_pass: int = engine_module.ROWS_PER_PASS,
 ) -> pl.DataFrame:
     """Per step and benchmark: problems, samples, accuracy (mean over problems of the share of
     correct samples) with a Wilson 95% interval counting problems, unbiased pass@k in `pass_k`
     (k in column `k`: the fewest samples any problem has in that step and benchmark; null where
-    k is 1), and mean and percentile response length.
+    k is 1), and mean and percentile response length (each percentile reported as the upper
+    edge of its `bin_tokens`-token histogram bin, so exact to `bin_tokens`; an exact per-group
+    quantile would hold every length in memory).
 
-    Built for logs larger than memory. Steps are taken in consecutive ranges of about
-    `rows_per_pass` rows (groups never span steps), so memory is bounded by one range's
-    per-problem table, whatever the log's size; logs written in step order (as trainers write
-    them) let each pass read only its own Parquet row groups. Each pass streams the per-problem
-    group-by into the per-benchmark one, and a histogram of response lengths in
-    `bin_tokens`-token bins from which percentiles are read (each reported as its bin's upper
-    edge, so exact to `bin_tokens`); an exact per-group quantile would hold every length.
+    `samples` is a polars LazyFrame (engine "polars": streamed in step ranges of at most
+    `rows_per_pass` rows, so memory stays bounded whatever the log's size) or a Spark DataFrame
+    (engine "spark"); the aggregation itself is written once, in `helpers.engine`.
     """
-    keys = ["step", "benchmark"]
-    counts = samples.group_by("step").agg(rows=pl.len()).collect(engine="streaming").sort("step")
-    ranges, start, filled = [], None, 0
-    for step, rows in counts.iter_rows():
-        if start is None:
-            start = step
-        filled += rows
-        if filled >= rows_per_pass:
-            ranges.append((start, step))
-            start, filled = None, 0
-    if start is not None:
-        ranges.append((start, counts["step"][-1]))
-    passes = []
-    with progress(int(counts["rows"].sum()), "aggregating") as bar:
-        for lo, hi in ranges:
-            part = samples.filter(pl.col("step").is_between(lo, hi))
-            passes.append(_aggregate_pass(part, keys, bin_tokens, percentiles))
-            bar.update(int(counts.filter(pl.col("step").is_between(lo, hi))["rows"].sum()))
-    summary = pl.concat(passes)
-    summary = summary.with_columns(
-        pass_k=pl.when(pl.col("k") > 1).then(pl.col("any_correct")).otherwise(None)
+    summary = engine_module.aggregate(
+        samples,
+        engine=engine,
+        percentiles=percentiles,
+        bin_tokens=bin_tokens,
+        rows_per_pass=rows_per_pass,
+        progress=progress,
     )
-    uneven = summary.filter(pl.col("k") > 1, pl.col("k") != pl.col("k_max"))
-    if uneven.height:
-        per_problem = samples.group_by([*keys, "problem_id"]).agg(
-            n=pl.len(), c=pl.col("correct").sum().cast(pl.Int64)
-        )
-        summary = _pass_at_k_uneven(per_problem, summary, uneven, keys)
-    return (
-        with_wilson(summary.with_columns(pl.col("benchmark").cast(pl.String)))
-        .drop("k_max", "any_correct")
-        .sort(keys)
-    )
-
-
-def _aggregate_pass(
-    samples: pl.LazyFrame, keys: list[str], bin_tokens: int, percentiles: Sequence[float]
-) -> pl.DataFrame:
-    """One streaming pass over a range of steps: the per-benchmark summary, with response-length
-    percentiles read from a histogram."""
-    per_problem = samples.group_by([*keys, "problem_id"]).agg(
-        n=pl.len(), c=pl.col("correct").sum().cast(pl.Int64), tokens=pl.col("response_tokens").sum()
-    )
-    summary_lf = per_problem.group_by(keys).agg(
-        problems=pl.len(),
-        samples=pl.col("n").sum(),
-        k=pl.col("n").min(),
-        k_max=pl.col("n").max(),
-        accuracy=(pl.col("c") / pl.col("n")).mean(),
-        # with k = n samples for every problem, unbiased pass@k is the share with any correct
-        any_correct=(pl.col("c") > 0).mean(),
-        mean_tokens=pl.col("tokens").sum() / pl.col("n").sum(),
-    )
-    hist_lf = samples.group_by([*keys, (pl.col("response_tokens") // bin_tokens).alias("bin")]).agg(
-        count=pl.len()
-    )
-    summary, hist = pl.collect_all([summary_lf, hist_lf], engine="streaming")
-    hist = hist.sort([*keys, "bin"]).with_columns(
-        cum=pl.col("count").cum_sum().over(keys), total=pl.col("count").sum().over(keys)
-    )
-    for q in percentiles:
-        name = f"p{round(q * 100)}_tokens"
-        first = (
-            hist.filter(pl.col("cum") >= q * pl.col("total"))
-            .group_by(keys)
-            .agg(pl.col("bin").min())
-            .select(*keys, ((pl.col("bin") + 1) * bin_tokens).alias(name))
-        )
-        summary = summary.join(first, on=keys, how="left")
-    return summary
-
-
-def _pass_at_k_uneven(
-    per_problem: pl.LazyFrame, summary: pl.DataFrame, uneven: pl.DataFrame, keys: list[str]
-) -> pl.DataFrame:
-    """pass@k for groups whose problems have different sample counts (k = the fewest)."""
-    ks = sorted(set(uneven["k"].to_list()))
-    rows = per_problem.join(uneven.lazy().select(*keys, "k"), on=keys, how="semi").join(
-        uneven.lazy().select(*keys, "k"), on=keys
-    )
-    value = pl.lit(None, pl.Float64)
-    for kv in ks:
-        value = (
-            pl.when(pl.col("k") == kv)
-            .then(pass_at_k_expr(pl.col("n"), pl.col("c"), kv))
-            .otherwise(value)
-        )
-    fixed = rows.group_by(keys).agg(value.mean().alias("fixed")).collect(engine="streaming")
-    return (
-        summary.join(fixed, on=keys, how="left")
-        .with_columns(pass_k=pl.coalesce("fixed", "pass_k"))
-        .drop("fixed")
-    )
+    pass_k = pl.when(pl.col("k") > 1).then(pl.coalesce("fixed", "any_correct"))
+    columns = ["step", "benchmark", "problems", "samples", "k", "accuracy", "mean_tokens"]
+    columns += [f"p{round(q * 100)}_tokens" for q in percentiles]
+    return with_wilson(
+        summary.with_columns(pass_k=pass_k.otherwise(None)).select(*columns, "pass_k")
+    ).sort("step", "benchmark")
 
 
 def sample_curves(summary: pl.DataFrame) -> pl.DataFrame:

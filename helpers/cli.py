@@ -113,6 +113,7 @@ def _fitting(
     mapping: dict[str, str] | None = None,
     problems: dict[str, int] | None = None,
     step_pattern: str | None = None,
+    engine: str = "polars",
 ) -> tuple[object, pl.DataFrame]:
     """Read the inputs and build the chart that fits them, with the table behind it: the
     training grid (per-step logs, per-sample logs over steps, per-checkpoint folders),
@@ -120,6 +121,8 @@ def _fitting(
     (a scores table). Panels keep the log's order (or that of `benchmarks`). Returns a function
     that draws the chart, and the table."""
     files = [Path(f) for f in files]
+    if engine == "spark":
+        return _spark_chart(files, benchmarks, columns, title)
     progress = progress or (lambda i, n, path: None)
     runs = []
     for i, f in enumerate(files, 1):
@@ -191,10 +194,14 @@ def _fitting(
 def _samples_chart(runs, files, benchmarks, columns, title) -> tuple[object, pl.DataFrame]:
     """The chart for per-sample logs: over steps, or (one evaluation) by level or benchmark."""
     lf = _samples(runs, benchmarks)
-    rows, steps = lf.select(pl.len(), pl.col("step").drop_nulls().n_unique()).collect().row(0)
-    if rows == 0:
-        left = f" for the benchmarks {list(benchmarks)}" if benchmarks else ""
-        raise DataError(files[0], f"per-sample rows to chart{left}; there are none")
+    left = f" for the benchmarks {list(benchmarks)}" if benchmarks else ""
+    nothing = DataError(files[0], f"per-sample rows to chart{left}; there are none")
+    # a tidy table has a step on every row; evaluation outputs may have none (one evaluation)
+    steps = 1
+    if any(r.format != "samples" for r in runs):
+        rows, steps = lf.select(pl.len(), pl.col("step").drop_nulls().n_unique()).collect().row(0)
+        if rows == 0:
+            raise nothing
     if steps == 0:  # one evaluation: accuracy by difficulty level, or by benchmark or file
         if len(runs) == 1 and runs[0].format == "qwen-math":
             samples, group = readers.read_qwen_math(files[0]), "level"
@@ -221,8 +228,13 @@ def _samples_chart(runs, files, benchmarks, columns, title) -> tuple[object, pl.
             how="diagonal_relaxed",
         )
         return chart, every
-    summary = aggregate.aggregate_samples(lf)
-    order = list(benchmarks) if benchmarks else None
+    return _steps_chart(aggregate.aggregate_samples(lf), nothing, benchmarks, columns, title)
+
+
+def _steps_chart(summary, nothing, benchmarks, columns, title) -> tuple[object, pl.DataFrame]:
+    """The training grid of a per-sample log's per-step summary."""
+    if summary.height == 0:
+        raise nothing
     chart = _later(
         "training_grid",
         aggregate.sample_curves(summary),
@@ -230,9 +242,23 @@ def _samples_chart(runs, files, benchmarks, columns, title) -> tuple[object, pl.
         subtitle="bands: Wilson 95% intervals over problems",
         x_title="Step",
         columns=columns,
-        order=order,
+        order=list(benchmarks) if benchmarks else None,
     )
     return chart, summary
+
+
+def _spark_chart(files, benchmarks, columns, title) -> tuple[object, pl.DataFrame]:
+    """The same per-sample aggregation on Spark: tidy per-sample Parquet files or folders (the
+    inputs a cluster holds), read by Spark; only the per-step summary comes back."""
+    from . import engine
+
+    frame = engine.spark_samples([str(f) for f in files])
+    if benchmarks:
+        frame = frame.filter(frame["benchmark"].isin(list(benchmarks)))
+    summary = aggregate.aggregate_samples(frame, engine="spark")
+    left = f" for the benchmarks {list(benchmarks)}" if benchmarks else ""
+    nothing = DataError(files[0], f"per-sample rows to chart{left}; there are none")
+    return _steps_chart(summary, nothing, benchmarks, columns, title)
 
 
 def _progress(i: int, n: int, path: Path) -> None:
@@ -372,6 +398,7 @@ def _compare(args) -> tuple[object, pl.DataFrame]:
         problems=dict(args.problems or []),
         step_pattern=args.step_from_path,
         mapping=_mapping(args),
+        engine=args.engine,
     )
     for line in _summary(c):
         print(line)
@@ -471,6 +498,7 @@ def main(argv: list[str] | None = None) -> int:
     _output_args(plot)
     _reading_args(plot)
     plot.add_argument("--columns", type=int, default=4, help="panels per row (default 4)")
+    _engine_arg(plot)
     comp = sub.add_parser(
         "compare",
         help="compare runs (baseline vs method, seeds, checkpoints) with paired statistics",
@@ -491,6 +519,7 @@ def main(argv: list[str] | None = None) -> int:
     comp.add_argument("--baseline", metavar="NAME", help="the run the others are compared with")
     _reading_args(comp)
     comp.add_argument("--columns", type=int, default=3, help="panels per row (default 3)")
+    _engine_arg(comp)
     look = sub.add_parser(
         "inspect",
         help="say what each input was recognised as, without drawing",
@@ -507,8 +536,26 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
+def _engine_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--engine",
+        choices=["polars", "spark"],
+        default="polars",
+        help="who aggregates per-sample Parquet logs: polars on this machine (default), or Spark "
+        "(local mode; SPARK_MASTER or SPARK_REMOTE point it at a cluster); needs the [spark] extra",
+    )
+
+
 def _inputs(args) -> list[Path]:
     return [p for _, p in args.runs] if args.command == "compare" else list(args.files)
+
+
+def _csv(table: pl.DataFrame) -> str:
+    """The table as CSV, floats to 12 significant digits: far beyond any interval here, and the
+    same text whichever engine summed them (sums in another order differ in the last bits)."""
+    import polars.selectors as cs
+
+    return table.with_columns(cs.float().round_sig_figs(12)).write_csv()
 
 
 def _check_output(out: Path, inputs: list[Path]) -> None:
@@ -549,10 +596,11 @@ def _run(parser: argparse.ArgumentParser, args) -> int:
             mapping=_mapping(args),
             problems=dict(args.problems or []),
             step_pattern=args.step_from_path,
+            engine=args.engine,
         )
     try:
         if out.suffix == ".csv":
-            write_text_atomic(out, table.write_csv())
+            write_text_atomic(out, _csv(table))
         else:
             from . import export
 

@@ -17,9 +17,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import narwhals as nw
 import numpy as np
 import polars as pl
 
+from . import engine as engine_module
 from . import stats
 from .aggregate import with_wilson
 from .errors import DataError
@@ -103,27 +105,30 @@ def _entries(runs) -> list[tuple[str, int, Path]]:
     return out
 
 
-def _read(entries, benchmarks, options) -> tuple[pl.DataFrame | None, pl.DataFrame | None]:
+def _read(
+    entries, benchmarks, options, engine: str = "polars"
+) -> tuple[pl.DataFrame | None, pl.DataFrame | None]:
     """Per-problem counts (run, seed, benchmark, step, problem_id, n, c) from per-sample logs,
-    and scores (run, seed, benchmark, step, score) from score-only logs."""
+    and scores (run, seed, benchmark, step, score) from score-only logs. The counts are the
+    engine's (`helpers.engine.problem_counts`): with Spark, only they leave the cluster."""
     per_problem, scores = [], []
     for name, seed, path in entries:
-        loaded = load(path, **options)
         tag = {"run": pl.lit(name), "seed": pl.lit(seed, pl.Int64)}
-        if loaded.samples is not None:
-            lf = loaded.samples.with_columns(pl.col("benchmark").cast(pl.String))
+        if engine == "spark":
+            frame = nw.from_native(engine_module.spark_samples([str(path)]))
             if benchmarks:
-                lf = lf.filter(pl.col("benchmark").is_in(list(benchmarks)))
-            with reading(path):
-                counts = (
-                    lf.group_by("benchmark", "step", "problem_id")
-                    .agg(
-                        n=pl.len(),
-                        distinct=pl.col("sample_id").n_unique(),
-                        c=pl.col("correct").cast(pl.Int64).sum(),
-                    )
-                    .collect(engine="streaming")
-                )
+                frame = frame.filter(nw.col("benchmark").is_in(list(benchmarks)))
+            counts = engine_module.collect(engine_module.problem_counts(frame), path)
+        else:
+            loaded = load(path, **options)
+            counts = None
+            if loaded.samples is not None:
+                lf = loaded.samples.with_columns(pl.col("benchmark").cast(pl.String))
+                if benchmarks:
+                    lf = lf.filter(pl.col("benchmark").is_in(list(benchmarks)))
+                with reading(path):
+                    counts = engine_module.collect(engine_module.problem_counts(nw.from_native(lf)))
+        if counts is not None:
             dup = counts.filter(pl.col("distinct") < pl.col("n"))
             if dup.height:
                 row = dup.sort("benchmark", "step", "problem_id").row(0, named=True)
@@ -354,14 +359,18 @@ def compare(
     problems: Mapping[str, int] | None = None,
     step_pattern: str | None = None,
     mapping: Mapping[str, str] | None = None,
+    engine: str = "polars",
 ) -> Comparison:
     """Compare every run with the baseline (the first run named, or `baseline`).
 
     `runs` maps a name to a log (file or folder) or to several logs (seeds of one method);
     `checkpoint` is "same" (every step both runs have) or "best" (each run's best checkpoint);
-    `problems` overrides benchmark sizes (for score-only logs)."""
+    `problems` overrides benchmark sizes (for score-only logs); `engine` "spark" counts
+    per-sample Parquet logs on Spark (see `helpers.engine`), "polars" (default) here."""
     if checkpoint not in CHECKPOINTS:
         raise ValueError(f"checkpoint must be one of {CHECKPOINTS}; got {checkpoint!r}")
+    if engine not in engine_module.ENGINES:
+        raise ValueError(f"engine must be one of {engine_module.ENGINES}; got {engine!r}")
     entries = _entries(runs)
     names = list(dict.fromkeys(n for n, _, _ in entries))
     if len(names) < 2:
@@ -375,7 +384,7 @@ def compare(
     names = [baseline, *[n for n in names if n != baseline]]
     first_path = {n: next(p for m, _, p in entries if m == n) for n in names}
     options = {"step_pattern": step_pattern, "mapping": mapping, "problems": problems}
-    per_problem, scores = _read(entries, benchmarks, options)
+    per_problem, scores = _read(entries, benchmarks, options, engine)
     sample_runs = set(per_problem["run"]) if per_problem is not None else set()
     score_runs = set(scores["run"]) if scores is not None else set()
     mixed = sample_runs & score_runs

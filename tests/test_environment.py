@@ -36,7 +36,16 @@ def test_pip_installs_the_project_with_every_extra():
 def test_no_conda_package_duplicates_a_pyproject_dependency():
     project, env = _load()
     conda = {re.split(r"[<>=! ]", d)[0] for d in env["dependencies"] if isinstance(d, str)}
-    assert conda == {"python", "pip"}
+    # beside Python and pip, only what PyPI cannot bring: Java for local Spark (the Makefile's
+    # Debian openjdk-17-jre-headless)
+    assert conda == {"python", "pip", "openjdk"}
     declared = project["dependencies"] + sum(project["optional-dependencies"].values(), [])
     names = {re.split(r"[<>=!\[ ]", d)[0].lower() for d in declared}
     assert not conda & names
+
+
+def test_java_is_the_version_the_makefile_installs():
+    _, env = _load()
+    [java] = [d for d in env["dependencies"] if isinstance(d, str) and d.startswith("openjdk")]
+    makefile = (ROOT / "Makefile").read_text()
+    assert f"openjdk-{java.split('=')[1]}-jre-headless" in makefile

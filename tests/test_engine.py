@@ -1,0 +1,253 @@
+"""The aggregation written once (helpers.engine) gives the same numbers on polars and on Spark,
+and the same numbers as a plain Python count; Spark's absence is the package's error."""
+
+from __future__ import annotations
+
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from helpers import aggregate, compare, engine, readers
+from helpers.errors import DataError
+from helpers.paths import ROOT
+
+NUMBERS = ["problems", "samples", "k", "accuracy", "lo", "hi", "pass_k", "mean_tokens"]
+NUMBERS += ["p50_tokens", "p90_tokens"]
+
+
+def write_hive(folder: Path, seed: int = 0, integer_ids: bool = False) -> pl.DataFrame:
+    """A per-sample log as a trainer shards it: hive partitions by step, several files per step,
+    problems with uneven sample counts (2 to 5), a benchmark missing at some steps, missing
+    lengths, and step 30 absent. Returns the rows written."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for step in (0, 10, 20, 40, 50):
+        for bench, problems in (("aime", 7), ("math", 23), ("gpqa", 5)):
+            if bench == "gpqa" and step in (10, 40):
+                continue  # evaluated at some steps only
+            for p in range(problems):
+                for s in range(int(rng.integers(2, 6))):
+                    tokens = None if rng.random() < 0.05 else int(rng.integers(50, 3000))
+                    pid = p if integer_ids else f"{bench}-{p}"
+                    rows.append(
+                        (step, bench, pid, s, bool(rng.random() < 0.3 + step / 100), tokens)
+                    )
+    schema = {
+        "step": pl.Int64,
+        "benchmark": pl.String,
+        "problem_id": pl.Int64 if integer_ids else pl.String,
+        "sample_id": pl.Int64,
+        "correct": pl.Boolean,
+        "response_tokens": pl.Int64,
+    }
+    df = pl.DataFrame(rows, schema=schema, orient="row")
+    if integer_ids:  # as trainers' Parquet logs hold them: the packed-key path of polars
+        df = df.with_columns(pl.col("benchmark").cast(pl.Categorical))
+    for (step,), part in df.partition_by("step", as_dict=True).items():
+        target = folder / f"step={step}"
+        target.mkdir(parents=True)
+        for i, chunk in enumerate(np.array_split(np.arange(part.height), 3)):
+            part[chunk.tolist()].drop("step").write_parquet(target / f"part-{i}.parquet")
+    return df
+
+
+def by_hand(df: pl.DataFrame) -> dict[tuple, dict]:
+    """The summary counted in plain Python (no engine): problems, samples, k, accuracy and
+    unbiased pass@k with k the fewest samples of any problem."""
+    out = {}
+    for (step, bench), g in df.group_by("step", "benchmark"):
+        per = {}
+        for pid, correct in g.select("problem_id", "correct").iter_rows():
+            n, c = per.get(pid, (0, 0))
+            per[pid] = (n + 1, c + correct)
+        k = min(n for n, _ in per.values())
+        tokens = [t for t in g["response_tokens"].to_list() if t is not None]
+        out[(step, str(bench))] = {
+            "problems": len(per),
+            "samples": sum(n for n, _ in per.values()),
+            "k": k,
+            "accuracy": sum(c / n for n, c in per.values()) / len(per),
+            "pass_k": sum(1 - math.comb(n - c, k) / math.comb(n, k) for n, c in per.values())
+            / len(per),
+            "mean_tokens": sum(tokens) / len(tokens),
+        }
+    return out
+
+
+@pytest.fixture(scope="module")
+def spark():
+    session = engine.spark_session()
+    yield session
+
+
+def _relative(a, b) -> float:
+    if a is None or b is None:
+        assert a is None and b is None
+        return 0.0
+    return abs(a - b) / max(abs(a), abs(b), 1e-300)
+
+
+def assert_same(a: pl.DataFrame, b: pl.DataFrame) -> None:
+    assert a.select("step", "benchmark").rows() == b.select("step", "benchmark").rows()
+    for column in NUMBERS:
+        for x, y in zip(a[column].to_list(), b[column].to_list(), strict=True):
+            assert _relative(x, y) <= 1e-9, (column, x, y)
+
+
+@pytest.mark.parametrize("integer_ids", [False, True], ids=["text ids", "integer ids"])
+def test_polars_and_spark_agree_with_each_other_and_by_hand(tmp_path, spark, integer_ids):
+    df = write_hive(tmp_path / "log", integer_ids=integer_ids)
+    local = aggregate.aggregate_samples(readers.scan_samples([tmp_path / "log"]))
+    if integer_ids:  # packed keys, and several passes over step ranges (sums in another order)
+        ranged = aggregate.aggregate_samples(
+            readers.scan_samples([tmp_path / "log"]), rows_per_pass=300
+        )
+        assert_same(local, ranged)
+    remote = aggregate.aggregate_samples(
+        engine.spark_samples([str(tmp_path / "log")]), engine="spark"
+    )
+    assert_same(local, remote)
+    assert sorted(set(local["step"])) == [0, 10, 20, 40, 50]
+    assert local.filter(pl.col("benchmark") == "gpqa")["step"].to_list() == [0, 20, 50]
+    expected = by_hand(df)
+    assert len(expected) == local.height
+    for row in local.iter_rows(named=True):
+        want = expected[(row["step"], row["benchmark"])]
+        for column, value in want.items():
+            assert _relative(row[column], value) <= 1e-12, (column, row[column], value)
+    assert local["k"].min() == 2 and local["k"].max() <= 5  # uneven: pass@k takes the product
+
+
+def test_several_files_read_by_both_engines(tmp_path, spark):
+    write_hive(tmp_path / "log", seed=1)
+    files = sorted((tmp_path / "log").glob("step=*/part-0.parquet"))
+    # plain files carry no step column: give each one
+    flat = []
+    for f in files:
+        step = int(f.parent.name.split("=")[1])
+        flat.append(tmp_path / f"s{step}.parquet")
+        pl.read_parquet(f).with_columns(step=pl.lit(step, pl.Int64)).write_parquet(flat[-1])
+    local = aggregate.aggregate_samples(readers.scan_samples(flat))
+    remote = aggregate.aggregate_samples(
+        engine.spark_samples([str(f) for f in flat]), engine="spark"
+    )
+    assert_same(local, remote)
+
+
+def test_per_problem_counts_agree(tmp_path, spark):
+    write_hive(tmp_path / "a", seed=2)
+    write_hive(tmp_path / "b", seed=3)
+    runs = {"a": str(tmp_path / "a"), "b": str(tmp_path / "b")}
+    local = compare.compare(runs)
+    remote = compare.compare(runs, engine="spark")
+    assert local.problems.equals(remote.problems)
+    numbers = [c for c in local.differences.columns if local.differences[c].dtype.is_float()]
+    for column in numbers:
+        for x, y in zip(
+            local.differences[column].to_list(), remote.differences[column].to_list(), strict=True
+        ):
+            assert _relative(x, y) <= 1e-9, (column, x, y)
+
+
+def test_spark_checks_values_as_the_polars_reader_does(tmp_path, spark):
+    df = write_hive(tmp_path / "log")
+    bad = tmp_path / "bad.parquet"
+    df.with_columns(
+        correct=pl.when(pl.int_range(pl.len()) == 17).then(None).otherwise(pl.col("correct"))
+    ).write_parquet(bad)
+    with pytest.raises(DataError) as e:
+        engine.spark_samples([str(bad)])
+    assert e.value.column == "correct" and e.value.path == str(bad)
+    as_int = tmp_path / "int.parquet"
+    df.with_columns(pl.col("correct").cast(pl.Int8) * 2).write_parquet(as_int)
+    with pytest.raises(DataError, match="0 or 1") as e:
+        engine.spark_samples([str(as_int)])
+    words = tmp_path / "words.parquet"
+    df.with_columns(pl.col("step").cast(pl.String)).write_parquet(words)
+    with pytest.raises(DataError, match="whole numbers") as e:
+        engine.spark_samples([str(words)])
+    text = tmp_path / "t.csv"
+    df.write_csv(text)
+    with pytest.raises(DataError, match="Parquet"):
+        engine.spark_samples([str(text)])
+    torn = tmp_path / "torn" / "step=0"
+    torn.mkdir(parents=True)
+    (torn / "part-0.parquet").write_bytes(bad.read_bytes()[:-100])  # cut short: no footer
+    with pytest.raises(DataError, match="Spark can read") as e:
+        engine.spark_samples([str(torn.parent)])
+    assert e.value.path == str(torn.parent)
+
+
+def test_spark_without_pyspark_is_a_clear_error(monkeypatch):
+    for name in [m for m in sys.modules if m == "pyspark" or m.startswith("pyspark.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "pyspark", None)  # import fails as if not installed
+    with pytest.raises(DataError, match=r"pip install 'reasoning-figures\[spark\]'"):
+        engine.spark_session()
+
+
+def test_spark_without_java_is_a_clear_error(monkeypatch):
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.delenv("SPARK_REMOTE", raising=False)
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(DataError, match="openjdk-17-jre-headless"):
+        engine.spark_session()
+
+
+def test_unknown_engine():
+    with pytest.raises(ValueError, match="engine must be one of"):
+        engine.aggregate(pl.LazyFrame(), engine="dask")
+
+
+def _cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "helpers", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, **(env or {})},
+        timeout=600,
+    )
+
+
+def test_cli_writes_the_same_csv_with_either_engine(tmp_path):
+    write_hive(tmp_path / "log", integer_ids=True)
+    out = {}
+    for name in engine.ENGINES:
+        target = tmp_path / f"{name}.csv"
+        done = _cli("plot", str(tmp_path / "log"), "-o", str(target), "--engine", name)
+        assert done.returncode == 0, done.stderr
+        # Spark's start-up says nothing (the JVM's one note about its vector module aside)
+        said = [x for x in done.stderr.splitlines() if not x.startswith("WARNING: Using incub")]
+        assert said == [], done.stderr
+        out[name] = target.read_bytes()
+    assert out["polars"] == out["spark"]
+    assert out["polars"].count(b"\n") == 13 + 1  # 13 (step, benchmark) rows and the header
+
+
+def test_cli_without_java_exits_2_with_one_line(tmp_path):
+    write_hive(tmp_path / "log")
+    env = {"PATH": "/nonexistent", "JAVA_HOME": "/nonexistent"}
+    done = _cli(
+        "plot", str(tmp_path / "log"), "-o", str(tmp_path / "x.csv"), "--engine", "spark", env=env
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: --engine spark: expected Java 17")
+    assert done.stderr.count("\n") == 1 and not (tmp_path / "x.csv").exists()
+
+
+def test_cli_on_a_torn_file_exits_2_with_one_line(tmp_path):
+    df = write_hive(tmp_path / "log")
+    torn = tmp_path / "log" / "step=0" / "part-1.parquet"
+    torn.write_bytes(torn.read_bytes()[:-64])
+    done = _cli("plot", str(tmp_path / "log"), "-o", str(tmp_path / "x.csv"), "--engine", "spark")
+    said = [x for x in done.stderr.splitlines() if not x.startswith("WARNING: Using incub")]
+    assert done.returncode == 2 and len(said) == 1, done.stderr
+    assert said[0].startswith(f"error: {tmp_path / 'log'}: expected per-sample Parquet that Spark")
+    assert df.height and not (tmp_path / "x.csv").exists()
