@@ -65,6 +65,9 @@ clean:
 rehash: $(STAMP)
 	$(PY) -c 'import helpers.data as d; print("rehashed:", d.rehash() or "nothing changed")'
 
-# Speed and memory against DuckDB and pandas (prints medians and ratios; takes a few minutes).
+# Speed and memory as whole processes, against DuckDB, pandas and the bare stack (prints medians
+# and ratios; takes about 15 minutes).
 bench: install
-	$(PY) benchmarks/aggregate.py --rows 10000000 50000000 --repeats 3
+	$(PY) benchmarks/startup.py --repeats 15
+	$(PY) benchmarks/aggregate.py --rows 1000000 10000000 20000000 50000000 --repeats 3
+	$(PY) benchmarks/notebooks.py --repeats 3

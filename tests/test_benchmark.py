@@ -1,7 +1,10 @@
-"""The benchmark's three engines answer the same question: same rows, same numbers."""
+"""The benchmark's engines answer the same question: same rows, same numbers."""
 
 from __future__ import annotations
 
+import sys
+
+import polars as pl
 import pytest
 
 from benchmarks import aggregate
@@ -10,17 +13,27 @@ from benchmarks import aggregate
 def test_engines_agree_on_a_small_synthetic_log(tmp_path):
     path = tmp_path / "samples.parquet"
     aggregate.make_data(60_000, path, seed=3)
-    aggregate.agree(path)  # raises if any engine differs from polars anywhere
+    aggregate.agree(path)  # raises if DuckDB or pandas differs from polars anywhere
 
 
-def test_agreement_check_can_fail(tmp_path, monkeypatch):
+def test_agreement_check_can_fail(tmp_path):
     path = tmp_path / "samples.parquet"
     aggregate.make_data(60_000, path, seed=3)
-    real = aggregate.ENGINES["pandas"]
-    monkeypatch.setitem(
-        aggregate.ENGINES,
-        "pandas",
-        lambda p: real(p).with_columns(accuracy=aggregate.pl.col("accuracy") + 0.01),
-    )
-    with pytest.raises(AssertionError, match="pandas disagrees"):
-        aggregate.agree(path)
+    out = tmp_path / "polars.csv"
+    aggregate.measure("polars", path, out)
+    base = aggregate.read_result("polars", out)
+    assert base.height == aggregate.STEPS * aggregate.BENCHMARKS
+    off = base.with_columns(pl.col("p90_tokens") + aggregate.BIN)
+    with pytest.raises(AssertionError, match="pandas disagrees with polars on p90_tokens"):
+        aggregate.compare_tables({"polars": base, "pandas": off})
+    with pytest.raises(AssertionError, match="on the rows"):
+        aggregate.compare_tables({"polars": base, "duckdb": base.head(5)})
+
+
+def test_measure_sees_the_whole_process_tree(tmp_path, monkeypatch):
+    # the parent starts a child that holds ~200 MB: the parent's own size would miss it
+    child = "b = bytearray(200 * 2**20); import time; time.sleep(0.3)"
+    code = f"import subprocess, sys; subprocess.run([sys.executable, '-c', {child!r}])"
+    monkeypatch.setattr(aggregate, "command", lambda *_: [sys.executable, "-c", code])
+    r = aggregate.measure("duckdb", tmp_path / "x", tmp_path / "y")
+    assert r["peak_mb"] > 200 and r["seconds"] > 0.3
