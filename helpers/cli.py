@@ -120,9 +120,12 @@ def _fitting(
     accuracy by level or by benchmark (one evaluation), or accuracy against model size
     (a scores table). Panels keep the log's order (or that of `benchmarks`). Returns a function
     that draws the chart, and the table."""
-    files = [Path(f) for f in files]
     if engine == "spark":
-        return _spark_chart(files, benchmarks, columns, title)
+        return _spark_chart([str(f) for f in files], benchmarks, columns, title)
+    uri = next((f for f in files if isinstance(f, str) and "://" in f), None)
+    if uri:
+        raise DataError(uri, "a local file or folder (a URI is read by --engine spark)")
+    files = [Path(f) for f in files]
     progress = progress or (lambda i, n, path: None)
     runs = []
     for i, f in enumerate(files, 1):
@@ -252,7 +255,7 @@ def _spark_chart(files, benchmarks, columns, title) -> tuple[object, pl.DataFram
     inputs a cluster holds), read by Spark; only the per-step summary comes back."""
     from . import engine
 
-    frame = engine.spark_samples([str(f) for f in files])
+    frame = engine.spark_samples(files)
     if benchmarks:
         frame = frame.filter(frame["benchmark"].isin(list(benchmarks)))
     summary = aggregate.aggregate_samples(frame, engine="spark")
@@ -343,12 +346,17 @@ def _mapping(args) -> dict[str, str]:
         raise DataError("--map", str(e)) from None
 
 
-def _run_arg(text: str) -> tuple[str, Path]:
+def _location(text: str) -> Path | str:
+    """A local path, or a URI (s3a://..., file://...) kept as written, for Spark to read."""
+    return text if "://" in text else Path(text)
+
+
+def _run_arg(text: str) -> tuple[str, Path | str]:
     """NAME=PATH, or a bare PATH named after its file (a path may itself hold '=')."""
     name, sep, path = text.partition("=")
     if sep and name and "/" not in name and not Path(text).exists():
-        return name, Path(path)
-    return Path(text).stem or text, Path(text)
+        return name, _location(path)
+    return Path(text).stem or text, _location(text)
 
 
 def _size_arg(text: str) -> tuple[str, int]:
@@ -493,7 +501,7 @@ def main(argv: list[str] | None = None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     plot.add_argument(
-        "files", nargs="+", type=Path, metavar="FILE", help="input file(s) or folder(s)"
+        "files", nargs="+", type=_location, metavar="FILE", help="input file(s) or folder(s)"
     )
     _output_args(plot)
     _reading_args(plot)
@@ -562,6 +570,8 @@ def _check_output(out: Path, inputs: list[Path]) -> None:
     """The output never replaces or lands inside an input."""
     target = out.resolve()
     for p in inputs:
+        if not isinstance(p, Path):  # a URI: not a local file the output could replace
+            continue
         source = p.resolve()
         if target == source or source in target.parents:
             raise DataError(out, "an output path that is not one of the inputs", got=str(p))

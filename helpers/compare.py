@@ -95,13 +95,14 @@ class Comparison:
 # ---- reading the runs ---------------------------------------------------------------------------
 
 
-def _entries(runs) -> list[tuple[str, int, Path]]:
+def _entries(runs) -> list[tuple[str, int, Path | str]]:
     """(name, seed, path) for each log: a mapping name -> path(s), or (name, path) pairs."""
     pairs = runs.items() if isinstance(runs, Mapping) else runs
     out: list[tuple[str, int, Path]] = []
     for name, paths in pairs:
         for p in [paths] if isinstance(paths, str | Path) else paths:
-            out.append((str(name), sum(1 for n, _, _ in out if n == name), Path(p)))
+            where = p if isinstance(p, str) and "://" in p else Path(p)  # a URI is Spark's
+            out.append((str(name), sum(1 for n, _, _ in out if n == name), where))
     return out
 
 
@@ -119,6 +120,8 @@ def _read(
             if benchmarks:
                 frame = frame.filter(nw.col("benchmark").is_in(list(benchmarks)))
             counts = engine_module.collect(engine_module.problem_counts(frame), path)
+        elif isinstance(path, str):
+            raise DataError(path, "a local file or folder (a URI is read by --engine spark)")
         else:
             loaded = load(path, **options)
             counts = None

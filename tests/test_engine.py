@@ -221,7 +221,9 @@ def test_cli_writes_the_same_csv_with_either_engine(tmp_path):
     out = {}
     for name in engine.ENGINES:
         target = tmp_path / f"{name}.csv"
-        done = _cli("plot", str(tmp_path / "log"), "-o", str(target), "--engine", name)
+        # Spark is given the folder as a cluster names it, by URI
+        where = (tmp_path / "log").as_uri() if name == "spark" else str(tmp_path / "log")
+        done = _cli("plot", where, "-o", str(target), "--engine", name)
         assert done.returncode == 0, done.stderr
         # Spark's start-up says nothing (the JVM's one note about its vector module aside)
         said = [x for x in done.stderr.splitlines() if not x.startswith("WARNING: Using incub")]
@@ -251,3 +253,16 @@ def test_cli_on_a_torn_file_exits_2_with_one_line(tmp_path):
     assert done.returncode == 2 and len(said) == 1, done.stderr
     assert said[0].startswith(f"error: {tmp_path / 'log'}: expected per-sample Parquet that Spark")
     assert df.height and not (tmp_path / "x.csv").exists()
+
+
+def test_a_uri_without_spark_is_a_clear_error(tmp_path):
+    write_hive(tmp_path / "log")
+    uri = (tmp_path / "log").as_uri()
+    done = _cli("plot", uri, "-o", str(tmp_path / "x.csv"))
+    assert done.returncode == 2
+    assert (
+        done.stderr
+        == f"error: {uri}: expected a local file or folder (a URI is read by --engine spark)\n"
+    )
+    with pytest.raises(DataError, match="URI is read by --engine spark"):
+        compare.compare({"a": uri, "b": str(tmp_path / "log")})
