@@ -51,12 +51,12 @@ lab: install
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check helpers tests benchmarks
-	$(VENV)/bin/ruff format --check helpers tests benchmarks
+	$(VENV)/bin/ruff check helpers tests benchmarks notebooks
+	$(VENV)/bin/ruff format --check helpers tests benchmarks notebooks
 
 format: $(STAMP)
-	$(VENV)/bin/ruff format helpers tests benchmarks
-	$(VENV)/bin/ruff check --fix helpers tests benchmarks
+	$(VENV)/bin/ruff format helpers tests benchmarks notebooks
+	$(VENV)/bin/ruff check --fix helpers tests benchmarks notebooks
 
 clean:
 	rm -rf $(VENV) site .pytest_cache test-artifacts

@@ -21,11 +21,14 @@ if "IPython" in sys.modules or "altair" in sys.modules:  # a notebook, or a scri
 
 SUBMODULES = (
     "aggregate",
+    "across",
     "analysis",
     "benchmarks",
     "charts",
+    "choose",
     "cli",
     "compare",
+    "describe",
     "export",
     "readers",
     "simulate",

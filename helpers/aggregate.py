@@ -124,7 +124,7 @@ def aggregate_samples(
 
 
 def sample_curves(summary: pl.DataFrame) -> pl.DataFrame:
-    """Curves for `charts.training_grid` from `aggregate_samples`."""
+    """Curves for `charts.training_dynamics` from `aggregate_samples`."""
     return analysis.curves(
         summary, iteration="step", accuracy="accuracy", tokens="mean_tokens", lo="lo", hi="hi"
     )
@@ -149,7 +149,7 @@ def join_nearest_earlier(
 def score_curves(
     runs: Sequence[Loaded], benchmarks: Sequence[str] | None = None
 ) -> tuple[pl.DataFrame, list[str], pl.DataFrame]:
-    """Curves for `charts.training_grid` from per-step score logs, the benchmarks in the log's
+    """Curves for `charts.training_dynamics` from per-step score logs, the benchmarks in the log's
     order (or in `benchmarks` order, keeping only those), and the table behind the curves.
 
     Accuracy comes from the one log with validation scores (or, failing that, training
@@ -200,3 +200,17 @@ def score_curves(
         hi="hi",
     )
     return curves, order, scores.sort("benchmark", "step")
+
+
+def size_medians(scores: pl.DataFrame) -> pl.DataFrame:
+    """Median accuracy per half-decade of model size (bins holding 3 or more models), placed at
+    the bin's centre, per benchmark: the trend line of `charts.accuracy_vs_size`."""
+    return (
+        scores.filter(pl.col("size_b") > 0)
+        .with_columns(bin=(pl.col("size_b").log10() * 2).floor())
+        .group_by("benchmark", "bin")
+        .agg(pl.col("accuracy").median(), models=pl.len())
+        .filter(pl.col("models") >= 3)
+        .select("benchmark", "accuracy", "models", size_b=10 ** ((pl.col("bin") + 0.5) / 2))
+        .sort("benchmark", "size_b")
+    )

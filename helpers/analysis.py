@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 import polars as pl
@@ -163,7 +164,7 @@ def loglinear_band(
 
 
 def described_curves(td: pl.DataFrame, first: float = 0, last: float = 150) -> pl.DataFrame:
-    """What a 001 description states, as curves for `charts.training_grid`: a start-to-end
+    """What a 001 description states, as curves for `charts.training_dynamics`: a start-to-end
     segment where it gives a start and an end, a band over the whole run where it gives only a
     range, and token length from its start to its end value. Nothing in between is invented."""
     rows = []
@@ -197,7 +198,7 @@ def curves(
     lo: str | None = None,
     hi: str | None = None,
 ) -> pl.DataFrame:
-    """Tidy curves for `charts.training_grid` from a frame with one row per benchmark and
+    """Tidy curves for `charts.training_dynamics` from a frame with one row per benchmark and
     iteration: accuracy (with its interval, where given) and token length (where given)."""
     none = pl.lit(None, pl.Float64)
     parts = [
@@ -230,7 +231,7 @@ def curves(
 
 def curves_from_counts(df: pl.DataFrame) -> pl.DataFrame:
     """Per-iteration counts (benchmark, iteration, n, correct, token_length) as curves for
-    `charts.training_grid`: accuracy with its Wilson 95% interval, and token length."""
+    `charts.training_dynamics`: accuracy with its Wilson 95% interval, and token length."""
     bounds = [stats.wilson_interval(c, n) for c, n in zip(df["correct"], df["n"], strict=True)]
     with_bounds = df.with_columns(
         accuracy=(pl.col("correct") / pl.col("n")).round(4),
@@ -341,110 +342,72 @@ def smooth(
     return pl.concat(parts).sort(by, order)
 
 
-# ---- across the papers ---------------------------------------------------------------------------
-
-# How each document's numbers were produced, as far as its description and paper say.
-PROTOCOLS = {
-    "000": "pass@1 of each model (Kimi k1.5 Figure 7; AIME 2024 averaged over 8 runs for "
-    "k1.5-short w/ rl per Section 3.4)",
-    "001": "evaluation during RL training of an internal model much smaller than k1.5 "
-    "(Figure 5 caption); start and end of training as described",
-    "003": "MATH500 accuracy of Qwen2.5-14B-Instruct after SFT on selected data (protocol "
-    "not stated in the description)",
-    "004": "validation score at a training step (scoring protocol not stated in the description)",
-    "published 000": "printed in the Kimi k1.5 paper (Table 3: MATH-500 exact match, AIME 2024 "
-    "pass@1)",
-    "published 003": "printed in the ReasonFlux-PRM paper (Table 2: Qwen2.5-14B-Instruct after "
-    "SFT on the data each source selected)",
-    "published 004": "printed in the MEL paper (Table 1: Pass@1 at temperature 0 after RL with "
-    "GRPO or MEL, Qwen3 base models of 4B, 8B and 14B)",
-}
-# what each group of values is, in words, for legends
-SOURCE_NAMES = {
-    "000": "Kimi k1.5 Fig 7 (description)",
-    "001": "Kimi k1.5 Fig 5 (description)",
-    "003": "ReasonFlux-PRM figure (description)",
-    "004": "MEL validation curves (description)",
-    "published 000": "Kimi k1.5 Table 3 (paper)",
-    "published 003": "ReasonFlux-PRM Table 2 (paper)",
-    "published 004": "MEL Table 1, Pass@1 (paper)",
-}
-BENCHMARK_GROUPS = {"MATH500": "MATH500", "AIME2024": "AIME 2024", "AIME24": "AIME 2024"}
-
-
-def across_papers() -> pl.DataFrame:
-    """Every MATH500 and AIME 2024 value in the data package (descriptions and published), in
-    percent, with the benchmark size, a Wilson 95% interval, the protocol, and the resource and
-    key of the row it comes from."""
-    lv = data.long_view().filter(
-        pl.col("benchmark").is_in(list(BENCHMARK_GROUPS)),
-        pl.col("metric").is_in(["accuracy", "validation score"]),
-        pl.col("statistic").is_in(["value", "start", "end"]),
-    )
-    described = lv.select(
-        group=pl.col("benchmark").replace_strict(BENCHMARK_GROUPS),
-        document=pl.col("document"),
-        origin=pl.lit("description"),
-        label=pl.when(pl.col("document") == "004")
-        .then(pl.format("{} at step {}", pl.col("series"), pl.col("x").cast(pl.Int64)))
-        .when(pl.col("document") == "001")
-        .then(pl.format("Kimi RL run, {} of training", pl.col("statistic")))
-        .when(pl.col("document") == "003")
-        .then(pl.format("{} ({})", pl.col("series"), pl.col("panel")))
-        .otherwise(pl.col("series")),
-        value=pl.when(pl.col("unit") == "fraction")
-        .then(pl.col("value") * 100)
-        .otherwise(pl.col("value")),
-        source=pl.format("data/{} ({})", pl.col("document"), pl.col("series")),
-    )
-    resources = {
-        "000": "rl_length_scaling",
-        "001": "training_dynamics",
-        "003": "prm_data_scaling",
-        "004": "grpo_vs_mel",
-    }
-    described = described.with_columns(
-        source=pl.format(
-            "{} row: {}", pl.col("document").replace_strict(resources), pl.col("label")
+def separable_pairs(
+    df: pl.DataFrame,
+    pairs: Sequence[tuple[dict, dict]],
+    n: int,
+    *,
+    value: str = "accuracy",
+) -> pl.DataFrame:
+    """For pairs of described points, each named by column values (e.g. `{"series": ...,
+    "x_label": ...}`), both values as read from `df` and whether their gap is separable at 5%
+    on `n` problems (`stats.distinguishable`; `value` in percent). Columns a, value_a, b,
+    value_b, separable; a point's name joins its key values."""
+    rows = []
+    for a, b in pairs:
+        va, vb = (df.filter(**key)[value].item() for key in (a, b))
+        names = (" ".join(str(v) for v in key.values()) for key in (a, b))
+        rows.append(
+            (next(names), va, next(names), vb, stats.distinguishable(va / 100, vb / 100, n))
         )
-    )
-    pub = data.load("published_values").filter(
-        pl.col("benchmark").is_in(list(BENCHMARK_GROUPS)),
-        pl.col("metric").is_in(["accuracy", "pass@1"]),  # one answer per problem, like the rest
-    )
-    published = pub.select(
-        group=pl.col("benchmark").replace_strict(BENCHMARK_GROUPS),
-        document=pl.format("published {}", pl.col("document")),
-        origin=pl.lit("published"),
-        label=pl.format("{} (paper, {})", pl.col("model"), pl.col("source")),
-        value=pl.col("value"),
-        source=pl.format("published_values row: {} / {}", pl.col("source"), pl.col("model")),
-    )
-    rows = pl.concat([described, published])
-    sizes = {"MATH500": 500, "AIME 2024": 30}
-    rows = rows.with_columns(
-        n=pl.col("group").replace_strict(sizes, return_dtype=pl.Int64),
-        protocol=pl.col("document").replace_strict(PROTOCOLS),
-        source_name=pl.col("document").replace_strict(SOURCE_NAMES),
-    )
-    return stats.with_intervals(rows, "value", "n").sort("group", "value", descending=[False, True])
+    return pl.DataFrame(rows, schema=["a", "value_a", "b", "value_b", "separable"], orient="row")
 
 
-def same_model_across_documents(names: dict[str, list[str]]) -> pl.DataFrame:
-    """Labels that name the same model in different documents, after normalising spelling
-    (case, punctuation, 'inst' vs 'instruct'). `names` maps document -> labels."""
+# ---- prepared for the charts (the chart functions only draw) ----------------------------------
 
-    def norm(label: str) -> str:
-        text = "".join(ch for ch in label.lower() if ch.isalnum())
-        return text.replace("instruct", "inst")
 
-    seen: dict[str, list[tuple[str, str]]] = {}
-    for doc, labels in names.items():
-        for label in labels:
-            seen.setdefault(norm(label), []).append((doc, label))
-    rows = [
-        (key, ", ".join(sorted({d for d, _ in hits})), " / ".join(sorted({lab for _, lab in hits})))
-        for key, hits in seen.items()
-        if len({d for d, _ in hits}) > 1
-    ]
-    return pl.DataFrame(rows, schema=["model", "documents", "labels"], orient="row").sort("model")
+def with_benchmark_intervals(
+    df: pl.DataFrame, value: str = "accuracy", benchmark: str = "panel"
+) -> pl.DataFrame:
+    """Add Wilson 95% bounds `lo`, `hi` (percent, as `value`) for each row's benchmark size."""
+    sized = df.with_columns(
+        _n=pl.col(benchmark).replace_strict(stats.BENCHMARK_SIZES, return_dtype=pl.Int64)
+    )
+    return stats.with_intervals(sized, value, "_n").drop("_n")
+
+
+def frontiers(
+    df: pl.DataFrame, cost: str = "token_length", value: str = "accuracy", by: str = "panel"
+) -> pl.DataFrame:
+    """The Pareto frontier (lower cost, higher value) within each `by` group, sorted by cost."""
+    return pl.concat(
+        stats.pareto_frontier(g.select(by, "model", cost, value), cost, value)
+        for _, g in df.group_by(by, maintain_order=True)
+    )
+
+
+class MethodCurves(NamedTuple):
+    """What figure 004 draws: the points (with `lo`, `hi` when a benchmark size is given), the
+    stated ranges as boxes, and each method's peak with its note."""
+
+    points: pl.DataFrame
+    stated: pl.DataFrame
+    peaks: pl.DataFrame
+
+
+def method_curves(df: pl.DataFrame, *, n_problems: int | None = None) -> MethodCurves:
+    """Split the 004 frame (kind point or range bound) into points, stated ranges and peaks;
+    `n_problems` adds Wilson 95% intervals for a benchmark of that size."""
+    points = df.filter(pl.col("kind") == "point").sort("method", "step")
+    if n_problems is not None:
+        points = stats.with_intervals(points, "score", n_problems, scale=1.0)
+    stated = df.filter(pl.col("kind") != "point").pivot(
+        on="kind", index=["method", "step", "step_end"], values="score"
+    )
+    peaks = (
+        points.sort("score", descending=True)
+        .unique("method", keep="first")
+        .sort("method")
+        .with_columns(note=pl.format("peak {} (step {})", pl.col("score").round(2), pl.col("step")))
+    )
+    return MethodCurves(points, stated, peaks)

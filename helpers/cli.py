@@ -1,4 +1,4 @@
-"""Command line, and the choice of chart for your own logs (shared with notebook 005).
+"""Command line: plot, compare and inspect (the choice of chart is in `choose`).
 
     python -m helpers plot FILE... -o OUT
     python -m helpers compare NAME=PATH NAME=PATH... -o OUT
@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 import polars as pl
 
-from . import aggregate, benchmarks, readers
+from . import benchmarks
+from .choose import chart_for, later
+from .describe import describe
 from .errors import DataError
 from .io import FORMATS, write_text_atomic
-from .readers._common import reading
 
 DESCRIPTION = """\
 Recognise the format of FILE(s) from their content and write the chart that fits to OUT (.html,
@@ -50,220 +50,6 @@ Formats recognised:
 """
 
 
-def _samples(runs: list, benchmarks) -> pl.LazyFrame:
-    frames = [r.samples for r in runs]
-    if len(frames) > 1:  # one type for the keys across files (a categorical stays cheap alone)
-        frames = [
-            f.with_columns(
-                pl.col("benchmark").cast(pl.String), pl.col("problem_id").cast(pl.String)
-            )
-            for f in frames
-        ]
-    lf = pl.concat(frames)
-    return lf.filter(pl.col("benchmark").is_in(list(benchmarks))) if benchmarks else lf
-
-
-def _band_note(table: pl.DataFrame) -> str:
-    """What the bands of a score log are, and where there is none."""
-    sizes = table.group_by("benchmark", maintain_order=True).agg(pl.col("problems").first())
-    known = [f"{b} {n}" for b, n in sizes.iter_rows() if n is not None]
-    unknown = [b for b, n in sizes.iter_rows() if n is None]
-    note = f"bands: Wilson 95% over each benchmark's problems ({', '.join(known)})" if known else ""
-    if unknown:
-        note += ("; " if note else "") + (
-            f"no band for {', '.join(unknown[:4])}{' ...' if len(unknown) > 4 else ''}: "
-            "size unknown (--problems NAME=N)"
-        )
-    if table["k"].is_not_null().any():
-        note += "; mean@k scores: the interval counts problems, not the k samples of each"
-    return note
-
-
-def _later(name: str, *args, **kwargs):
-    """A chart to draw only when it is wanted: the chart code (and altair) load then, so a
-    `.csv` output never pays for them."""
-
-    def make():
-        from . import charts
-
-        return getattr(charts, name)(*args, **kwargs)
-
-    return make
-
-
-def chart_for(
-    files: Sequence[str | Path],
-    *,
-    draw: bool = True,
-    **options,
-) -> tuple[object, pl.DataFrame]:
-    """Read the inputs and build the chart that fits them, with the table behind it (see
-    `_fitting`); with `draw=False` only the table (the chart is None)."""
-    make, table = _fitting(files, **options)
-    return (make() if draw else None), table
-
-
-def _fitting(
-    files: Sequence[str | Path],
-    *,
-    benchmarks: Sequence[str] | None = None,
-    columns: int = 4,
-    title: str | None = None,
-    progress=None,
-    mapping: dict[str, str] | None = None,
-    problems: dict[str, int] | None = None,
-    step_pattern: str | None = None,
-    engine: str = "polars",
-) -> tuple[object, pl.DataFrame]:
-    """Read the inputs and build the chart that fits them, with the table behind it: the
-    training grid (per-step logs, per-sample logs over steps, per-checkpoint folders),
-    accuracy by level or by benchmark (one evaluation), or accuracy against model size
-    (a scores table). Panels keep the log's order (or that of `benchmarks`). Returns a function
-    that draws the chart, and the table."""
-    if engine == "spark":
-        return _spark_chart([str(f) for f in files], benchmarks, columns, title)
-    uri = next((f for f in files if isinstance(f, str) and "://" in f), None)
-    if uri:
-        raise DataError(uri, "a local file or folder (a URI is read by --engine spark)")
-    files = [Path(f) for f in files]
-    progress = progress or (lambda i, n, path: None)
-    runs = []
-    for i, f in enumerate(files, 1):
-        progress(i, len(files), f)
-        runs.append(
-            readers.load(
-                f,
-                step_pattern=step_pattern,
-                mapping=mapping,
-                problems=problems,
-                benchmarks=benchmarks,
-            )
-        )
-    kinds = {
-        "models" if r.models is not None else "samples" if r.samples is not None else "scores"
-        for r in runs
-    }
-    if len(kinds) > 1:
-        detail = ", ".join(f"{r.path.name}: {r.format}" for r in runs)
-        raise DataError(files[0], f"files of one format; got {detail}")
-    kind = kinds.pop()
-    if kind == "models":
-        scores = pl.concat([r.models for r in runs])
-        chart = _later(
-            "accuracy_vs_size",
-            scores,
-            title=title or "Accuracy against model size",
-            columns=columns,
-        )
-        return chart, scores
-    if kind == "scores":
-        curves, order, table = aggregate.score_curves(runs, benchmarks)
-        if table["step"].is_null().all():  # one evaluation: a point per benchmark
-            table = table.rename({"score": "accuracy"})
-            chart = _later(
-                "accuracy_by_group",
-                table,
-                "benchmark",
-                title=title or f"Accuracy by benchmark ({files[0].stem})",
-            )
-            return chart, table
-        training = all(r.kind == "training score" for r in runs if r.scores is not None)
-        what = "training score (on training batches)" if training else "accuracy"
-        has_tokens = "tokens" in table.columns
-        band = (
-            "training scores: no band (the log does not say how many prompts a batch held)"
-            if training
-            else _band_note(table)
-        )
-        subtitle = [band] + (
-            ["response length matched to the nearest earlier step"] if has_tokens else []
-        )
-        chart = _later(
-            "training_grid",
-            curves,
-            title=title
-            or f"{files[0].stem}: {what}{' and response length' if has_tokens else ''} by step",
-            subtitle=subtitle,
-            x_title="Step",
-            columns=columns,
-            order=order,
-            y_title="Training score" if training else "Accuracy",
-        )
-        return chart, table
-    with reading(files[0] if len(files) == 1 else files[0].parent):
-        return _samples_chart(runs, files, benchmarks, columns, title)
-
-
-def _samples_chart(runs, files, benchmarks, columns, title) -> tuple[object, pl.DataFrame]:
-    """The chart for per-sample logs: over steps, or (one evaluation) by level or benchmark."""
-    lf = _samples(runs, benchmarks)
-    left = f" for the benchmarks {list(benchmarks)}" if benchmarks else ""
-    nothing = DataError(files[0], f"per-sample rows to chart{left}; there are none")
-    # a tidy table has a step on every row; evaluation outputs may have none (one evaluation)
-    steps = 1
-    if any(r.format != "samples" for r in runs):
-        rows, steps = lf.select(pl.len(), pl.col("step").drop_nulls().n_unique()).collect().row(0)
-        if rows == 0:
-            raise nothing
-    if steps == 0:  # one evaluation: accuracy by difficulty level, or by benchmark or file
-        if len(runs) == 1 and runs[0].format == "qwen-math":
-            samples, group = readers.read_qwen_math(files[0]), "level"
-        else:
-            samples = pl.concat(
-                [r.samples.collect().with_columns(file=pl.lit(r.path.stem)) for r in runs],
-                how="diagonal_relaxed",
-            )
-            group = "benchmark" if samples["benchmark"].n_unique() > 1 else "file"
-        table = aggregate.accuracy_table(samples, [group])
-        overall = aggregate.accuracy_table(samples)
-        chart = _later(
-            "accuracy_by_group",
-            table,
-            group,
-            title=title or f"Accuracy by {group} ({files[0].stem})",
-            overall=overall,
-        )
-        every = pl.concat(
-            [
-                table.with_columns(pl.col(group).cast(pl.String)),
-                overall.with_columns(pl.lit("all").alias(group)),
-            ],
-            how="diagonal_relaxed",
-        )
-        return chart, every
-    return _steps_chart(aggregate.aggregate_samples(lf), nothing, benchmarks, columns, title)
-
-
-def _steps_chart(summary, nothing, benchmarks, columns, title) -> tuple[object, pl.DataFrame]:
-    """The training grid of a per-sample log's per-step summary."""
-    if summary.height == 0:
-        raise nothing
-    chart = _later(
-        "training_grid",
-        aggregate.sample_curves(summary),
-        title=title or "Accuracy and response length by step",
-        subtitle="bands: Wilson 95% intervals over problems",
-        x_title="Step",
-        columns=columns,
-        order=list(benchmarks) if benchmarks else None,
-    )
-    return chart, summary
-
-
-def _spark_chart(files, benchmarks, columns, title) -> tuple[object, pl.DataFrame]:
-    """The same per-sample aggregation on Spark: tidy per-sample Parquet files or folders (the
-    inputs a cluster holds), read by Spark; only the per-step summary comes back."""
-    from . import engine
-
-    frame = engine.spark_samples(files)
-    if benchmarks:
-        frame = frame.filter(frame["benchmark"].isin(list(benchmarks)))
-    summary = aggregate.aggregate_samples(frame, engine="spark")
-    left = f" for the benchmarks {list(benchmarks)}" if benchmarks else ""
-    nothing = DataError(files[0], f"per-sample rows to chart{left}; there are none")
-    return _steps_chart(summary, nothing, benchmarks, columns, title)
-
-
 def _progress(i: int, n: int, path: Path) -> None:
     if n > 1 and sys.stderr.isatty():  # nothing on a log that no one watches (CI, nbval)
         print(f"reading {i}/{n}: {path}", file=sys.stderr, flush=True)
@@ -289,6 +75,20 @@ examples:
   python -m helpers compare before.jsonl after.jsonl -o flips.png --benchmarks MATH500
   python -m helpers compare a=run_a/ b=run_b/ --checkpoint best -o best.csv
 """
+
+
+def _command(sub, name: str, help: str, description: str, inputs: tuple) -> argparse.ArgumentParser:
+    """A subcommand that reads inputs (positional: name, type, metavar, help) and writes OUT."""
+    parser = sub.add_parser(
+        name,
+        help=help,
+        description=description,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    dest, kind, metavar, text = inputs
+    parser.add_argument(dest, nargs="+", type=kind, metavar=metavar, help=text)
+    _output_args(parser)
+    return parser
 
 
 def _output_args(parser: argparse.ArgumentParser) -> None:
@@ -412,7 +212,7 @@ def _compare(args) -> tuple[object, pl.DataFrame]:
         print(line)
     for note in c.notes:
         print(f"note: {note}")
-    chart = _later(
+    chart = later(
         "comparison",
         c.curves,
         c.differences,
@@ -426,97 +226,29 @@ def _compare(args) -> tuple[object, pl.DataFrame]:
     return chart, c.differences
 
 
-def describe(path: Path, label: str | None = None, **options) -> list[str]:
-    """What a file or folder was read as, in words: format, steps, benchmarks (with sizes and
-    samples per problem), metrics, and what was left out and why. `label` names the input in
-    the first line (default: the path as given)."""
-    run = readers.load(path, **options)
-    lines = [f"{label or path}: {run.format}", *[f"  {n}" for n in run.notes]]
-    if run.models is not None:
-        m = run.models
-        names = ", ".join(m["benchmark"].unique(maintain_order=True))
-        lines.append(f"  {m['model'].n_unique()} models; benchmarks: {names}")
-        return lines
-    if run.samples is not None:
-        per = (
-            run.samples.group_by("benchmark", "step", "problem_id")
-            .agg(n=pl.len())
-            .group_by("benchmark")
-            .agg(
-                steps=pl.col("step").drop_nulls().unique().sort(),
-                problems=pl.col("problem_id").n_unique(),
-                k_min=pl.col("n").min(),
-                k_max=pl.col("n").max(),
-            )
-            .sort("benchmark")
-            .collect()
-        )
-        for r in per.iter_rows(named=True):
-            k = f"{r['k_min']}" if r["k_min"] == r["k_max"] else f"{r['k_min']}-{r['k_max']}"
-            lines.append(
-                f"  {r['benchmark']}: {r['problems']} problems, {k} sample(s) per problem, "
-                + _steps(r["steps"])
-            )
-        return lines
-    table = run.scores
-    for b in run.order or table["benchmark"].unique(maintain_order=True).to_list():
-        rows = table.filter(pl.col("benchmark") == b)
-        n = rows["problems"][0]
-        size = (
-            "scored on training batches"
-            if run.kind == "training score"
-            else f"{n} problems"
-            if n is not None
-            else "size unknown (--problems NAME=N)"
-        )
-        k = f", mean@{rows['k'][0]}" if rows["k"][0] is not None else ""
-        steps = _steps(rows["step"].drop_nulls().to_list())
-        lines.append(f"  {b}: {run.kind}, {size}{k}, {steps}")
-    if run.tokens is not None:
-        t = run.tokens["benchmark"].drop_nulls().n_unique()
-        lines.append(
-            "  response length: "
-            + (f"per benchmark ({t})" if t else "overall mean")
-            + f", {run.tokens['step'].n_unique()} steps"
-        )
-    return lines
-
-
-def _steps(steps: list) -> str:
-    if not steps:
-        return "one evaluation (no step)"
-    return f"{len(steps)} steps ({steps[0]}-{steps[-1]})" if len(steps) > 1 else f"step {steps[0]}"
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m helpers",
         description="Charts of LLM reasoning runs, from your own logs.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    plot = sub.add_parser(
+    plot = _command(
+        sub,
         "plot",
-        help="draw the chart that matches the input files",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "draw the chart that matches the input files",
+        DESCRIPTION,
+        ("files", _location, "FILE", "input file(s) or folder(s)"),
     )
-    plot.add_argument(
-        "files", nargs="+", type=_location, metavar="FILE", help="input file(s) or folder(s)"
-    )
-    _output_args(plot)
     _reading_args(plot)
     plot.add_argument("--columns", type=int, default=4, help="panels per row (default 4)")
     _engine_arg(plot)
-    comp = sub.add_parser(
+    comp = _command(
+        sub,
         "compare",
-        help="compare runs (baseline vs method, seeds, checkpoints) with paired statistics",
-        description=COMPARE_DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "compare runs (baseline vs method, seeds, checkpoints) with paired statistics",
+        COMPARE_DESCRIPTION,
+        ("runs", _run_arg, "RUN", "NAME=PATH, or PATH (see above)"),
     )
-    comp.add_argument(
-        "runs", nargs="+", type=_run_arg, metavar="RUN", help="NAME=PATH, or PATH (see above)"
-    )
-    _output_args(comp)
     comp.add_argument(
         "--checkpoint",
         choices=["same", "best"],

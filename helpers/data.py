@@ -250,70 +250,98 @@ def long_view() -> pl.DataFrame:
     x_name and x (the figure's x position, null where the description gives none), metric,
     statistic (value, start, end, min, max, baseline, range low, range high), value, unit, status.
     """
+    step_dpo = load("step_dpo_sizing").filter(pl.col("kind") != "legend only")
+    prm_x = pl.coalesce(pl.col("training_samples").cast(pl.Float64), pl.col("prm_params_b"))
     parts = [
-        load("rl_length_scaling").select(
-            document=pl.lit("000"),
+        _long(
+            load("rl_length_scaling"),
+            "000",
             benchmark=pl.col("panel"),
-            panel=pl.col("panel"),
             series=pl.col("model"),
-            x_name=pl.lit("token length (tokens)"),
-            x=pl.col("token_length").cast(pl.Float64),
-            metric=pl.lit("accuracy"),
-            statistic=pl.lit("value"),
+            x_name="token length (tokens)",
+            x=pl.col("token_length"),
             value=pl.col("accuracy"),
-            unit=pl.lit("%"),
-            status=pl.lit("stated"),
         ),
         _training_dynamics_long(),
-        load("step_dpo_sizing")
-        .filter(pl.col("kind") != "legend only")
-        .select(
-            document=pl.lit("002"),
-            benchmark=pl.lit("MATH"),
-            panel=pl.lit("Accuracy on the MATH test set"),
+        _long(
+            step_dpo,
+            "002",
+            benchmark="MATH",
+            panel="Accuracy on the MATH test set",
             series=pl.col("model"),
-            x_name=pl.lit("model size (B parameters)"),
-            x=pl.col("model_size").str.strip_suffix("B").cast(pl.Float64),
-            metric=pl.lit("accuracy"),
-            statistic=pl.when(pl.col("kind") == "baseline")
-            .then(pl.lit("baseline"))
-            .otherwise(pl.lit("value")),
+            x_name="model size (B parameters)",
+            x=pl.col("model_size").str.strip_suffix("B"),
             value=pl.col("accuracy"),
-            unit=pl.lit("%"),
-            status=pl.lit("stated"),
+            statistic=_when(pl.col("kind") == "baseline", "baseline", "value"),
         ),
-        load("prm_data_scaling").select(
-            document=pl.lit("003"),
-            benchmark=pl.lit("MATH500"),
-            panel=pl.col("panel"),
+        _long(
+            load("prm_data_scaling"),
+            "003",
+            benchmark="MATH500",
             series=pl.col("series"),
-            x_name=pl.when(pl.col("panel") == "PRM size")
-            .then(pl.lit("PRM size (B parameters)"))
-            .otherwise(pl.lit("training samples")),
-            x=pl.coalesce(pl.col("training_samples").cast(pl.Float64), pl.col("prm_params_b")),
-            metric=pl.lit("accuracy"),
-            statistic=pl.lit("value"),
+            x_name=_when(
+                pl.col("panel") == "PRM size", "PRM size (B parameters)", "training samples"
+            ),
+            x=prm_x,
             value=pl.col("accuracy"),
-            unit=pl.lit("%"),
             status=pl.col("status"),
         ),
-        load("grpo_vs_mel").select(
-            document=pl.lit("004"),
-            benchmark=pl.lit("AIME24"),
-            panel=pl.lit("Benchmark: AIME24"),
+        _long(
+            load("grpo_vs_mel"),
+            "004",
+            benchmark="AIME24",
+            panel="Benchmark: AIME24",
             series=pl.col("method"),
-            x_name=pl.lit("training step"),
-            x=pl.col("step").cast(pl.Float64),
-            metric=pl.lit("validation score"),
-            statistic=pl.when(pl.col("kind") == "point")
-            .then(pl.lit("value"))
-            .otherwise(pl.col("kind")),
+            x_name="training step",
+            x=pl.col("step"),
             value=pl.col("score"),
-            unit=pl.lit("fraction"),
-            status=pl.lit("stated"),
+            metric="validation score",
+            statistic=_when(pl.col("kind") == "point", "value", pl.col("kind")),
+            unit="fraction",
         ),
     ]
-    return pl.concat([p.cast(_LONG_SCHEMA) for p in parts], how="vertical")
+    return pl.concat(parts, how="vertical")
+
+
+def _when(condition: pl.Expr, then: str, otherwise: str | pl.Expr) -> pl.Expr:
+    other = pl.lit(otherwise) if isinstance(otherwise, str) else otherwise
+    return pl.when(condition).then(pl.lit(then)).otherwise(other)
+
+
+def _long(
+    frame: pl.DataFrame,
+    document: str,
+    *,
+    benchmark: str | pl.Expr,
+    series: str | pl.Expr,
+    x_name: str | pl.Expr,
+    x: pl.Expr | None,
+    value: pl.Expr,
+    panel: str | pl.Expr | None = None,
+    metric: str | pl.Expr = "accuracy",
+    statistic: str | pl.Expr = "value",
+    unit: str | pl.Expr = "%",
+    status: str | pl.Expr = "stated",
+) -> pl.DataFrame:
+    """One dataset in the long shape: a string is the same for every row, an expression is
+    computed per row (the panel defaults to the frame's `panel` column)."""
+    given = {
+        "document": document,
+        "benchmark": benchmark,
+        "panel": pl.col("panel") if panel is None else panel,
+        "series": series,
+        "x_name": x_name,
+        "x": x if x is not None else pl.lit(None),
+        "metric": metric,
+        "statistic": statistic,
+        "value": value,
+        "unit": unit,
+        "status": status,
+    }
+    return frame.select(
+        (pl.lit(v) if isinstance(v, str) else v).cast(_LONG_SCHEMA[k]).alias(k)
+        for k, v in given.items()
+    )
 
 
 def _training_dynamics_long() -> pl.DataFrame:
@@ -334,20 +362,19 @@ def _training_dynamics_long() -> pl.DataFrame:
         schema=["column", "metric", "statistic", "unit"],
         orient="row",
     )
-    return (
-        melted.join(lookup, on="column", how="left")
-        .sort("position", pl.col("column").replace_strict(list(value_columns), range(6)))
-        .select(
-            document=pl.lit("001"),
-            benchmark=pl.col("benchmark"),
-            panel=pl.col("benchmark"),
-            series=pl.lit("Kimi k1.5 (RL training)"),
-            x_name=pl.lit("iteration"),
-            x=pl.lit(None, dtype=pl.Float64),
-            metric=pl.col("metric"),
-            statistic=pl.col("statistic"),
-            value=pl.col("value").cast(pl.Float64),
-            unit=pl.col("unit"),
-            status=pl.lit("stated"),
-        )
+    ordered = melted.join(lookup, on="column", how="left").sort(
+        "position", pl.col("column").replace_strict(list(value_columns), range(6))
+    )
+    return _long(
+        ordered,
+        "001",
+        benchmark=pl.col("benchmark"),
+        panel=pl.col("benchmark"),
+        series="Kimi k1.5 (RL training)",
+        x_name="iteration",
+        x=None,
+        value=pl.col("value"),
+        metric=pl.col("metric"),
+        statistic=pl.col("statistic"),
+        unit=pl.col("unit"),
     )

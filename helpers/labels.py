@@ -127,5 +127,6 @@ def text_layers(
         base.transform_filter(alt.datum.label_align == a)
         .mark_text(align=a, baseline="middle", fontSize=10)
         .encode(x=x, y=y, text=alt.Text(f"{text}:N"))
+        .properties(name=f"labels_{a}")
         for a in sorted(set(frame["label_align"]))
     ]

@@ -45,6 +45,43 @@ def training_run(benchmarks: pl.DataFrame, iterations: Sequence[int], *, seed: i
     return pl.concat(parts)
 
 
+# Benchmark sizes for simulating figure 001's grid; neither the description nor the paper gives
+# them. Known (see `helpers.benchmarks`): MATH500 500, AIME 2024 30, GPQA Diamond 198, and
+# OMNI-MATH500 is a 500-problem subset by its name. The other nine are ASSUMED: round numbers of
+# the order such evaluation sets have, so that the simulation's noise is of a plausible size.
+TRAINING_DYNAMICS_SIZES = {
+    "Total@temp_1.0": 2000,
+    "OMNI-MATH500": 500,
+    "MATH500": 500,
+    "AIMO2024": 50,
+    "AIME2024": 30,
+    "ChatGLMMath": 300,
+    "GAOKAO": 300,
+    "GPQA": 198,
+    "BZ2024": 100,
+    "Biology": 200,
+    "Chemistry": 200,
+    "Physics": 200,
+    "KACYAN": 200,
+}
+KNOWN_SIZES = ("OMNI-MATH500", "MATH500", "AIME2024", "GPQA")
+
+
+def described_truth(td: pl.DataFrame) -> pl.DataFrame:
+    """The truth `training_run` simulates from 001's description: accuracy and token length
+    moving from each benchmark's start to its end (a stated range counts as its middle), at the
+    sizes in `TRAINING_DYNAMICS_SIZES`."""
+    middle = (pl.col("accuracy_min") + pl.col("accuracy_max")) / 2
+    return td.select(
+        "benchmark",
+        n_problems=pl.col("benchmark").replace_strict(TRAINING_DYNAMICS_SIZES),
+        acc_start=pl.coalesce("accuracy_start", middle),
+        acc_end=pl.coalesce("accuracy_end", middle),
+        tokens_start=pl.col("token_length_start"),
+        tokens_end=pl.col("token_length_end"),
+    )
+
+
 # benchmark name -> (problems, samples per problem, ability offset): the example run's design
 EXAMPLE_BENCHMARKS = {
     "aime-like (simulated)": (30, 8, -1.6),

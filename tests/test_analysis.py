@@ -6,7 +6,7 @@ import polars as pl
 import pytest
 
 import helpers
-from helpers import analysis
+from helpers import across, analysis
 
 
 def test_per_1k_tokens_recovers_a_known_slope():
@@ -128,7 +128,7 @@ def test_loglinear_band_brackets_the_fit():
 
 
 def test_across_papers_collects_every_math500_and_aime_value():
-    rows = analysis.across_papers()
+    rows = across.across_papers()
     counts = dict(rows.group_by("group").len().iter_rows())
     # MATH500: 10 (000) + 2 (001 start/end) + 10 (003) + 7 published (000) + 8 (003 Table 2)
     # + 9 (004 Table 1, Pass@1); AIME 2024: 10 + 2 + 13 (004) + 7 + 8 + 9
@@ -143,7 +143,7 @@ def test_across_papers_collects_every_math500_and_aime_value():
 
 
 def test_same_model_across_documents():
-    shared = analysis.same_model_across_documents(
+    shared = across.same_model_across_documents(
         {"a": ["Qwen2-72B-Instruct", "x"], "b": ["qwen2-72b-inst"], "c": ["Qwen2.5-72B-Instruct"]}
     )
     assert shared.rows() == [("qwen272binst", "a, b", "Qwen2-72B-Instruct / qwen2-72b-inst")]

@@ -1,4 +1,5 @@
-"""The code base passes ruff (lint and format), as configured in pyproject.toml."""
+"""The code base, notebooks included, passes ruff (lint and format), as configured in
+pyproject.toml."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 from helpers.paths import ROOT
 
 RUFF = Path(sys.executable).parent / "ruff"
-PATHS = ["helpers", "tests", "benchmarks"]
+PATHS = ["helpers", "tests", "benchmarks", "notebooks"]
 
 
 def test_ruff_check():

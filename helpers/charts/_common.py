@@ -40,3 +40,8 @@ def index_axis(categories: Sequence[str], title: str, pad: float) -> tuple[alt.X
         .axis(values=list(range(len(categories))), labelExpr=expr, grid=False)
     )
     return x, domain
+
+
+def with_interval(field: str, fmt: str) -> list[alt.Tooltip]:
+    """Tooltip lines for a value and its 95% interval (`lo`, `hi`), in one number format."""
+    return [alt.Tooltip(f"{name}:Q", format=fmt) for name in (field, "lo", "hi")]

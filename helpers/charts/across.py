@@ -6,6 +6,7 @@ import altair as alt
 import polars as pl
 
 from ..theme import COLOURS, DESCRIBED
+from ._common import with_interval
 
 DOCUMENT_COLOURS = {
     "000": DESCRIBED["orange"],
@@ -24,11 +25,13 @@ def across_papers(rows: pl.DataFrame, group: str) -> alt.LayerChart:
     sub = rows.filter(pl.col("group") == group).sort("value", descending=True)
     docs = [d for d in DOCUMENT_COLOURS if d in set(sub["document"])]
     names = dict(sub.select("document", "source_name").unique().iter_rows())
-    y = alt.Y("label:N").sort(sub["label"].to_list()).title(None).axis(labelLimit=320)
+    # labels are short enough to show whole (a label limit makes Vega measure each label again
+    # and again to truncate it, which costs vl-convert most of a second on this chart)
+    y = alt.Y("label:N").sort(sub["label"].to_list()).title(None).axis(labelLimit=0)
     colour = (
         alt.Color("source_name:N")
         .scale(domain=[names[d] for d in docs], range=[DOCUMENT_COLOURS[d] for d in docs])
-        .legend(title="source", orient="bottom", columns=2, labelLimit=320)
+        .legend(title="source", orient="bottom", columns=2, labelLimit=320, symbolOpacity=1)
     )
     base = alt.Chart(sub)
     bars = base.mark_rule(strokeWidth=2, opacity=0.45).encode(
@@ -47,9 +50,7 @@ def across_papers(rows: pl.DataFrame, group: str) -> alt.LayerChart:
         tooltip=[
             "label:N",
             "source_name:N",
-            alt.Tooltip("value:Q", format=".1f"),
-            alt.Tooltip("lo:Q", format=".1f"),
-            alt.Tooltip("hi:Q", format=".1f"),
+            *with_interval("value", ".1f"),
             "protocol:N",
             "source:N",
         ],

@@ -9,6 +9,7 @@ import altair as alt
 import polars as pl
 
 from ..theme import COLOURS, RUN_COLOURS
+from ._common import with_interval
 
 
 def _run_colour(runs: Sequence[str]) -> alt.Color:
@@ -49,9 +50,7 @@ def run_curves(curves: pl.DataFrame, runs: Sequence[str], *, columns: int = 3) -
         "run:N",
         "benchmark:N",
         "step:Q",
-        alt.Tooltip("accuracy:Q", format=".3f"),
-        alt.Tooltip("lo:Q", format=".3f"),
-        alt.Tooltip("hi:Q", format=".3f"),
+        *with_interval("accuracy", ".3f"),
         "band:N",
         "problems:Q",
     ]
@@ -129,9 +128,7 @@ def paired_differences(differences: pl.DataFrame, *, columns: int = 3) -> alt.Fa
     tooltip = [
         "comparison:N",
         "at:N",
-        alt.Tooltip("difference:Q", format="+.3f"),
-        alt.Tooltip("lo:Q", format="+.3f"),
-        alt.Tooltip("hi:Q", format="+.3f"),
+        *with_interval("difference", "+.3f"),
         "interval:N",
         alt.Tooltip("unpaired_lo:Q", format="+.3f"),
         alt.Tooltip("unpaired_hi:Q", format="+.3f"),

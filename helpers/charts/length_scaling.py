@@ -5,33 +5,68 @@ from __future__ import annotations
 import altair as alt
 import polars as pl
 
-from .. import data, stats
+from .. import data
 from ..labels import Axis, text_layers, with_label_positions
 from ..theme import COLOURS
 from ._common import PANEL_H, PANEL_W, domain, reading
 
+GROUPS = ["k1.5", "other"]
 
-def length_scaling_panel(
+
+def _intervals(base: alt.Chart, x: alt.X, ydom: list[float]) -> alt.Chart:
+    """Binomial 95% intervals as vertical rules, coloured as their points."""
+    return (
+        base.mark_rule(opacity=0.5, strokeWidth=2)
+        .encode(
+            x=x,
+            y=alt.Y("lo:Q").scale(domain=ydom, nice=False),
+            y2="hi:Q",
+            color=alt.Color("group:N").scale(domain=GROUPS, range=[COLOURS[g] for g in GROUPS]),
+        )
+        .properties(name="intervals")
+    )
+
+
+def _frontier(front: pl.DataFrame, x: alt.X, y: alt.Y) -> alt.Chart:
+    """The Pareto frontier as a dashed step line."""
+    return (
+        alt.Chart(front)
+        .mark_line(interpolate="step-after", color="#555555", strokeDash=[4, 3], strokeWidth=1.5)
+        .encode(x=x, y=y)
+        .properties(name="frontier")
+    )
+
+
+def _published(pub: pl.DataFrame, x: alt.X, y: alt.Y) -> alt.Chart:
+    """Published values as black crosses."""
+    return (
+        alt.Chart(pub)
+        .mark_point(shape="cross", size=90, color=COLOURS["published"], filled=True)
+        .encode(x=x, y=y, tooltip=["model:N", "token_length:Q", "accuracy:Q", "source:N"])
+        .properties(name="published")
+    )
+
+
+def rl_length_scaling_panel(
     df: pl.DataFrame,
     panel: str,
     *,
-    frontier: bool = False,
-    intervals: bool = False,
+    frontier: pl.DataFrame | None = None,
     published: pl.DataFrame | None = None,
 ) -> alt.LayerChart:
     """One benchmark: labelled points, k1.5 orange and the other models blue.
 
-    Options add the Pareto frontier (a step line), binomial 95% intervals for the benchmark's
-    size, and published values (black crosses) from a frame with `model`, `token_length`,
-    `accuracy`, `source`.
+    Where `df` has `lo`, `hi` (from `analysis.with_benchmark_intervals`) they are drawn as 95%
+    intervals. `frontier` (from `analysis.frontiers`) adds the Pareto frontier as a step line;
+    `published` (columns panel, model, token_length, accuracy, source) adds black crosses.
     """
     fig = data.figure("rl_length_scaling")
     described = fig["panels"][panel]
     sub = df.filter(pl.col("panel") == panel)
     xdom = domain(described["x_domain"], sub["token_length"].to_list(), 100)
     ydom = domain(described["y_domain"], sub["accuracy"].to_list(), 1.5)
+    intervals = "lo" in sub.columns
     if intervals:
-        sub = stats.with_intervals(sub, "accuracy", stats.BENCHMARK_SIZES[panel])
         ydom = [min(ydom[0], sub["lo"].min() - 1), max(ydom[1], min(100, sub["hi"].max() + 1))]
     sub = with_label_positions(
         sub,
@@ -46,54 +81,36 @@ def length_scaling_panel(
     y = alt.Y("accuracy:Q").title(f"{fig['y_title']} (%)").scale(domain=ydom, nice=False)
     colour = (
         alt.Color("group:N")
-        .scale(domain=["k1.5", "other"], range=[COLOURS["k1.5"], COLOURS["other"]])
-        .legend(title=None, orient="bottom-right")
+        .scale(domain=GROUPS, range=[COLOURS[g] for g in GROUPS])
+        .legend(title=None, orient="bottom-right", symbolOpacity=1)
     )
     base = alt.Chart(sub)
-    points = base.mark_point(size=70, filled=True, opacity=1).encode(
-        x=x,
-        y=y,
-        color=colour,
-        tooltip=["model:N", "token_length:Q", "accuracy:Q", "reading:N"],
+    points = (
+        base.mark_point(size=70, filled=True, opacity=1)
+        .encode(
+            x=x,
+            y=y,
+            color=colour,
+            tooltip=["model:N", "token_length:Q", "accuracy:Q", "reading:N"],
+        )
+        .properties(name="points")
     )
     labels = text_layers(sub, "model", xdom, ydom)
     layers: list[alt.Chart] = []
     if intervals:
-        layers.append(
-            base.mark_rule(opacity=0.5, strokeWidth=2).encode(
-                x=x,
-                y=alt.Y("lo:Q").scale(domain=ydom, nice=False),
-                y2="hi:Q",
-                color=alt.Color("group:N")
-                .scale(domain=["k1.5", "other"], range=[COLOURS["k1.5"], COLOURS["other"]])
-                .legend(None),
-            )
-        )
-    if frontier:
-        front = stats.pareto_frontier(
-            sub.select("model", "token_length", "accuracy"), "token_length", "accuracy"
-        )
-        layers.append(
-            alt.Chart(front)
-            .mark_line(
-                interpolate="step-after", color="#555555", strokeDash=[4, 3], strokeWidth=1.5
-            )
-            .encode(x=x, y=y)
-        )
+        layers.append(_intervals(base, x, ydom))
+    if frontier is not None:
+        layers.append(_frontier(frontier.filter(pl.col("panel") == panel), x, y))
     if published is not None:
-        pub = published.filter(pl.col("panel") == panel)
-        layers.append(
-            alt.Chart(pub)
-            .mark_point(shape="cross", size=90, color=COLOURS["published"], filled=True)
-            .encode(x=x, y=y, tooltip=["model:N", "token_length:Q", "accuracy:Q", "source:N"])
-        )
+        layers.append(_published(published.filter(pl.col("panel") == panel), x, y))
     return alt.layer(*layers, points, *labels).properties(
         title=panel, width=PANEL_W, height=PANEL_H
     )
 
 
-def length_scaling(df: pl.DataFrame, **options) -> alt.HConcatChart:
-    """000: MATH500 and AIME2024 side by side, accuracy against token length."""
+def rl_length_scaling(df: pl.DataFrame, **options) -> alt.HConcatChart:
+    """000: MATH500 and AIME2024 side by side, accuracy against token length (options as in
+    `rl_length_scaling_panel`)."""
     fig = data.figure("rl_length_scaling")
-    panels = [length_scaling_panel(df, p, **options) for p in fig["panels"]]
+    panels = [rl_length_scaling_panel(df, p, **options) for p in fig["panels"]]
     return alt.hconcat(*panels).properties(title=fig["title"])

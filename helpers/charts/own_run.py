@@ -6,6 +6,7 @@ import altair as alt
 import polars as pl
 
 from ..theme import COLOURS
+from ._common import with_interval
 
 
 def accuracy_by_group(
@@ -16,16 +17,18 @@ def accuracy_by_group(
     x = alt.X(f"{group}:O").title(group.replace("_", " ").capitalize()).axis(labelAngle=0)
     y = alt.Y("accuracy:Q").title("Accuracy").scale(domain=[0, 1]).axis(format=".0%")
     base = alt.Chart(table)
-    bars = base.mark_rule(strokeWidth=2, color=COLOURS["accuracy"]).encode(x=x, y="lo:Q", y2="hi:Q")
+    bars = (
+        base.mark_rule(strokeWidth=2, color=COLOURS["accuracy"])
+        .encode(x=x, y="lo:Q", y2="hi:Q")
+        .properties(name="intervals")
+    )
     points = base.mark_point(filled=True, size=80, color=COLOURS["accuracy"], opacity=1).encode(
         x=x,
         y=y,
         tooltip=[
             f"{group}:O",
             "problems:Q",
-            alt.Tooltip("accuracy:Q", format=".3f"),
-            alt.Tooltip("lo:Q", format=".3f"),
-            alt.Tooltip("hi:Q", format=".3f"),
+            *with_interval("accuracy", ".3f"),
         ],
     )
     layers: list[alt.Chart] = [bars, points]
@@ -45,21 +48,15 @@ def accuracy_by_group(
     return alt.layer(*layers).properties(title=title, width=360, height=260)
 
 
-def accuracy_vs_size(scores: pl.DataFrame, *, title: str, columns: int = 4) -> alt.FacetChart:
-    """Accuracy against model size (log axis), one panel per benchmark, from
-    `readers.read_scores` (columns model, size_b, benchmark, accuracy, optional family)."""
+def accuracy_vs_size(
+    scores: pl.DataFrame, medians: pl.DataFrame, *, title: str, columns: int = 4
+) -> alt.FacetChart:
+    """Accuracy against model size (log axis), one panel per benchmark: a point per model from
+    `readers.read_scores` (columns model, size_b, benchmark, accuracy, optional family) and the
+    median trend from `aggregate.size_medians`."""
     tooltip = ["model:N", "size_b:Q", alt.Tooltip("accuracy:Q", format=".3f")]
     if "family" in scores.columns:
         tooltip.insert(1, "family:N")
-    # median accuracy per half-decade of model size (bins with 3+ models), at the bin's centre
-    medians = (
-        scores.filter(pl.col("size_b") > 0)
-        .with_columns(bin=(pl.col("size_b").log10() * 2).floor())
-        .group_by("benchmark", "bin")
-        .agg(pl.col("accuracy").median(), models=pl.len())
-        .filter(pl.col("models") >= 3)
-        .select("benchmark", "accuracy", "models", size_b=10 ** ((pl.col("bin") + 0.5) / 2))
-    )
     rows = pl.concat(
         [scores.with_columns(kind=pl.lit("model")), medians.with_columns(kind=pl.lit("median"))],
         how="diagonal_relaxed",
@@ -70,6 +67,7 @@ def accuracy_vs_size(scores: pl.DataFrame, *, title: str, columns: int = 4) -> a
         .transform_filter(alt.datum.kind == "model")
         .mark_point(filled=True, size=30, opacity=0.7, color=COLOURS["accuracy"])
         .encode(x=x, y=alt.Y("accuracy:Q").title("Accuracy").scale(domain=[0, 1]), tooltip=tooltip)
+        .properties(name="models")
     )
     trend = (
         alt.Chart()
@@ -78,6 +76,7 @@ def accuracy_vs_size(scores: pl.DataFrame, *, title: str, columns: int = 4) -> a
             color=COLOURS["token length"], point=alt.OverlayMarkDef(color=COLOURS["token length"])
         )
         .encode(x=x, y="accuracy:Q", tooltip=["size_b:Q", "accuracy:Q", "models:Q"])
+        .properties(name="medians")
     )
     return (
         alt.layer(points, trend, data=rows)

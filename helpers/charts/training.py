@@ -10,6 +10,7 @@ import polars as pl
 
 from ..labels import Axis, text_layers, with_label_positions
 from ..theme import COLOURS
+from ._common import with_interval
 
 CURVE_COLUMNS = {
     "benchmark": pl.String,
@@ -21,7 +22,7 @@ CURVE_COLUMNS = {
 }
 
 
-def training_grid(
+def training_dynamics(
     curves: pl.DataFrame,
     *,
     title: str,
@@ -84,9 +85,7 @@ def training_grid(
             tooltip=[
                 "benchmark:N",
                 "iteration:Q",
-                alt.Tooltip("value:Q", format=".3f"),
-                alt.Tooltip("lo:Q", format=".3f"),
-                alt.Tooltip("hi:Q", format=".3f"),
+                *with_interval("value", ".3f"),
             ],
         )
     )
