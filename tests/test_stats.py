@@ -97,3 +97,28 @@ def test_best_checkpoint_bias_direction_and_size():
     assert abs(single["overstatement"]) < 0.005
     # a large benchmark shrinks the bias
     assert stats.best_checkpoint_bias([0.3] * 10, 3000, seed=0)["overstatement"] < 0.02
+
+
+def test_distribution_functions_agree_with_scipy_stats():
+    """The intervals and p-values use scipy.special (cheaper to import); they must give what
+    scipy.stats gives for the same quantities."""
+    from scipy import stats as st
+
+    for n in (1, 2, 7, 30, 198, 500):
+        for k in sorted({0, 1, n // 3, n // 2, n - 1, n}):
+            lo, hi = stats.exact_interval(k, n)
+            ref_lo = 0.0 if k == 0 else st.beta.ppf(0.025, k, n - k + 1)
+            ref_hi = 1.0 if k == n else st.beta.ppf(0.975, k + 1, n - k)
+            assert lo == pytest.approx(ref_lo, abs=1e-12) and hi == pytest.approx(ref_hi, abs=1e-12)
+    for only_b in range(0, 25):
+        for only_a in range(0, 25):
+            ref = 1.0 if only_a + only_b == 0 else st.binomtest(only_b, only_a + only_b).pvalue
+            assert stats.mcnemar_exact_p(only_b, only_a) == pytest.approx(ref, rel=1e-9)
+    rng = np.random.default_rng(3)
+    for m in (2, 5, 30, 400):
+        a, b = rng.uniform(size=m), rng.uniform(size=m)
+        d = stats.paired_difference(a, b)
+        ref = st.ttest_rel(b, a)
+        half = st.t.ppf(0.975, m - 1) * st.sem(b - a)
+        assert d.p_value == pytest.approx(ref.pvalue, rel=1e-9)
+        assert d.hi - d.difference == pytest.approx(half, rel=1e-9)
