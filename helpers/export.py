@@ -14,6 +14,7 @@ import base64
 import html
 import io
 import json
+import threading
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -67,6 +68,28 @@ def _bundle() -> str:
     bundle = vlc.javascript_bundle()
     assert "</script" not in bundle.lower(), "the vl-convert bundle cannot be inlined"
     return bundle
+
+
+_TINY = {"data": {"values": [{"x": 0}]}, "mark": "point", "encoding": {"x": {"field": "x"}}}
+
+
+def warm_up() -> threading.Thread:
+    """Start vl-convert's JavaScript engine and renderer in the background.
+
+    The first chart a process draws pays about half a second to start them; vl-convert works
+    outside Python's lock, so started early (when a notebook imports `helpers`, or when the
+    command line will draw) that half second overlaps with reading data instead of adding to it.
+    """
+    thread = threading.Thread(target=_warm, name="vl-convert warm-up", daemon=True)
+    thread.start()
+    return thread
+
+
+def _warm() -> None:
+    try:
+        vlc.vegalite_to_png(_TINY, scale=1.0)
+    except Exception:  # noqa: BLE001 - a chart drawn later reports the same fault itself
+        return
 
 
 def spec_title(spec: dict) -> str:

@@ -7,6 +7,7 @@ picture GitHub and nbviewer show), and a short deterministic `text/plain`.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import altair as alt
@@ -103,5 +104,7 @@ def _round_floats(data: Any, max_rows: int = 5000) -> Any:
 
 alt.renderers.register(RENDERER, _renderer)
 alt.renderers.enable(RENDERER)
+if "ipykernel" in sys.modules:  # a notebook will draw: start the renderer while cells run
+    export.warm_up()
 alt.data_transformers.register(THEME, _round_floats)
 alt.data_transformers.enable(THEME)

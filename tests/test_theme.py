@@ -100,3 +100,32 @@ def test_meaningful_colours_are_one_mapping():
     assert theme.COLOURS["MEL"] == theme.DESCRIBED["red"]
     assert theme.COLOURS["k1.5"] == theme.DESCRIBED["orange"]
     assert len(set(theme.DESCRIBED.values())) == len(theme.DESCRIBED)
+
+
+KERNEL_SCRIPT = """
+import sys, threading, types
+if sys.argv[1] == "kernel":
+    sys.modules["ipykernel"] = types.ModuleType("ipykernel")  # as in a notebook kernel
+import helpers.theme
+print(",".join(t.name for t in threading.enumerate()))
+"""
+
+
+def test_a_notebook_kernel_starts_the_renderer_early_and_the_command_line_does_not():
+    def threads(where: str) -> str:
+        out = subprocess.run(
+            [sys.executable, "-c", KERNEL_SCRIPT, where], capture_output=True, text=True, check=True
+        )
+        return out.stdout
+
+    assert "vl-convert warm-up" in threads("kernel")
+    assert "vl-convert warm-up" not in threads("script")
+
+
+def test_warming_up_changes_no_picture():
+    chart = alt.Chart(helpers.load("grpo_vs_mel")).mark_point().encode(x="step:Q", y="score:Q")
+    before = export.mimebundle(chart.to_dict())
+    thread = export.warm_up()
+    thread.join(timeout=60)
+    assert not thread.is_alive()
+    assert export.mimebundle(chart.to_dict()) == before
