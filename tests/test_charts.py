@@ -577,7 +577,11 @@ def _(spec):
 
 @example("paired_differences")(lambda: charts.paired_differences(_compared().differences))
 def _(spec):
-    assert {"paired", "unpaired", "zero", "difference"} <= set(_named(spec["spec"]))
+    layers = _named(spec["spec"])
+    assert {"paired", "unpaired", "zero", "difference"} <= set(layers)
+    # differences of accuracies are labelled in percentage points, not as relative percentages
+    y = layers["difference"]["encoding"]["y"]
+    assert "percentage points" in y["title"] and "* 100" in y["axis"]["labelExpr"]
 
 
 @example("problem_flips")(lambda: charts.problem_flips(_compared().problems))

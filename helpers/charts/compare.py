@@ -11,6 +11,10 @@ import polars as pl
 from ..theme import COLOURS, RUN_COLOURS
 from ._common import with_interval
 
+# A difference of accuracies is in percentage points: "+28%" would read as a relative gain.
+POINTS = "format(datum.value * 100, '+.0f')"
+POINTS_TITLE = "Difference in accuracy (percentage points)"
+
 
 def _run_colour(runs: Sequence[str]) -> alt.Color:
     return (
@@ -124,7 +128,7 @@ def paired_differences(differences: pl.DataFrame, *, columns: int = 3) -> alt.Fa
         if over_steps
         else alt.X("at:N").title(None).axis(labelAngle=0, labelLimit=220)
     )
-    y = alt.Y("difference:Q").title("Difference in accuracy").axis(format="+.0%")
+    y = alt.Y("difference:Q").title(POINTS_TITLE).axis(labelExpr=POINTS)
     tooltip = [
         "comparison:N",
         "at:N",
@@ -195,14 +199,14 @@ def problem_flips(problems: pl.DataFrame, *, columns: int = 3) -> alt.FacetChart
     base = alt.Chart().encode(x=x, color=colour)
     bars = (
         base.mark_rule(strokeWidth=2)
-        .encode(y=alt.Y("zero:Q").title("Difference in accuracy"), y2="difference:Q")
+        .encode(y=alt.Y("zero:Q").title(POINTS_TITLE).axis(labelExpr=POINTS), y2="difference:Q")
         .transform_calculate(zero="0")
         .properties(name="bars")
     )
     points = (
         base.mark_point(filled=True, size=25, opacity=1)
         .encode(
-            y=alt.Y("difference:Q").axis(format="+.0%"),
+            y=alt.Y("difference:Q").axis(labelExpr=POINTS),
             tooltip=[
                 "problem_id:N",
                 "comparison:N",
