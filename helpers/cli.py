@@ -195,6 +195,16 @@ def _summary(c) -> list[str]:
     return lines
 
 
+def _compared_at(c) -> str:
+    """What was compared with what, in words, for the chart's subtitle."""
+    if c.checkpoint == "best":
+        return "compared at each run's best checkpoint"
+    steps = c.differences.select("step_a", "step_b")
+    if steps.null_count().sum_horizontal().item() == 2 * steps.height:
+        return "one evaluation of each run"
+    return "compared at the same steps"
+
+
 def _compare(args) -> tuple[object, pl.DataFrame]:
     from . import compare as comparing
 
@@ -219,8 +229,7 @@ def _compare(args) -> tuple[object, pl.DataFrame]:
         c.problems,
         c.runs,
         title=args.title or f"{', '.join(c.runs[1:])} against {c.runs[0]}",
-        subtitle=f"baseline: {c.runs[0]}; compared at "
-        + ("each run's best checkpoint" if c.checkpoint == "best" else "the same steps"),
+        subtitle=f"baseline: {c.runs[0]}; " + _compared_at(c),
         columns=args.columns,
     )
     return chart, c.differences

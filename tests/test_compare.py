@@ -222,6 +222,12 @@ def test_html_output_names_every_run(tmp_path):
     assert main(["compare", f"base={SKY7}", f"big={SKY14}", "-o", str(out)]) == 0
     text = out.read_text()
     assert "base" in text and "big" in text and "vega-spec" in text
+    # two single evaluations: the subtitle does not speak of steps
+    assert "one evaluation of each run" in text and "the same steps" not in text
+    steps = tmp_path / "s.html"
+    runs = sorted(EXAMPLES.glob("*seed1.parquet"))
+    assert main(["compare", *map(str, runs), "-o", str(steps)]) == 0
+    assert "compared at the same steps" in steps.read_text()
 
 
 # ---- bad input: an error, or a fallback that says so ----------------------------------------------
