@@ -13,16 +13,11 @@ from ._common import PANEL_H, PANEL_W, domain, reading
 GROUPS = ["k1.5", "other"]
 
 
-def _intervals(base: alt.Chart, x: alt.X, ydom: list[float]) -> alt.Chart:
+def _intervals(base: alt.Chart, x: alt.X, ydom: list[float], colour: alt.Color) -> alt.Chart:
     """Binomial 95% intervals as vertical rules, coloured as their points."""
     return (
         base.mark_rule(opacity=0.5, strokeWidth=2)
-        .encode(
-            x=x,
-            y=alt.Y("lo:Q").scale(domain=ydom, nice=False),
-            y2="hi:Q",
-            color=alt.Color("group:N").scale(domain=GROUPS, range=[COLOURS[g] for g in GROUPS]),
-        )
+        .encode(x=x, y=alt.Y("lo:Q").scale(domain=ydom, nice=False), y2="hi:Q", color=colour)
         .properties(name="intervals")
     )
 
@@ -98,7 +93,7 @@ def rl_length_scaling_panel(
     labels = text_layers(sub, "model", xdom, ydom)
     layers: list[alt.Chart] = []
     if intervals:
-        layers.append(_intervals(base, x, ydom))
+        layers.append(_intervals(base, x, ydom, colour))
     if frontier is not None:
         layers.append(_frontier(frontier.filter(pl.col("panel") == panel), x, y))
     if published is not None:
