@@ -13,6 +13,18 @@ SHARED = ROOT.parent / "shared"
 SEEDS = SHARED / "seeds"
 REALDATA = SHARED / "realdata"
 
+# The real logs in ../shared/realdata (its README says what each is and what it should give).
+VAL = REALDATA / "reasoning360_guru18k_mix_val_by_step.csv"
+TRAIN = REALDATA / "reasoning360_guru18k_mix_train_by_step.csv"
+SKY = REALDATA / "skythought_qwen2.5-math-7b_math500_samples.jsonl"
+SKY14 = REALDATA / "skythought_qwen2.5-14b-instruct_math500_samples.jsonl"
+SKY14_AIME = REALDATA / "skythought_qwen2.5-14b-instruct_aime24_samples.jsonl"
+SKY14_METRICS = REALDATA / "skythought_qwen2.5-14b-instruct_math500_metrics.json"
+CHECKPOINTS = REALDATA / "skythought_sky-t1-32b_aime24_checkpoints"
+LIGHTEVAL = REALDATA / "open-rs_lighteval_results_exp2"
+OBS = REALDATA / "obsscaling_base_llm_benchmark_eval.csv"
+EXAMPLE = DATA / "examples" / "simulated_run.parquet"
+
 
 @pytest.fixture
 def package(tmp_path: Path) -> Path:

@@ -397,7 +397,7 @@ def stats_wilson(k, n):
 
 def test_accuracy_by_group_spec():
 
-    from .test_readers import SKY
+    from .conftest import SKY
 
     samples = readers.read_qwen_math(SKY)
     spec = _roundtrip(
@@ -418,7 +418,7 @@ def test_accuracy_by_group_spec():
 
 def test_accuracy_vs_size_spec():
 
-    from .test_readers import OBS
+    from .conftest import OBS
 
     scores = readers.read_scores(OBS, benchmarks=["GSM8K", "MMLU"])
     spec = _roundtrip(charts.accuracy_vs_size(scores, aggregate.size_medians(scores), title="t"))
@@ -542,13 +542,13 @@ def _(spec):
 
 
 def _sky():
-    from .test_readers import SKY
+    from .conftest import SKY
 
     return SKY
 
 
 def _scores():
-    from .test_readers import OBS
+    from .conftest import OBS
 
     return readers.read_scores(OBS, benchmarks=["GSM8K"])
 

@@ -12,8 +12,8 @@ import pytest
 
 from helpers.cli import main
 
+from .conftest import EXAMPLE, OBS, SKY, TRAIN, VAL
 from .test_charts import panel_order
-from .test_readers import EXAMPLE, OBS, SKY, TRAIN, VAL
 
 
 def test_wandb_export_to_html_offline(tmp_path, capsys):

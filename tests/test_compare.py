@@ -15,13 +15,8 @@ from helpers.cli import main
 from helpers.compare import DIFFERENCE_COLUMNS, compare
 from helpers.paths import DATA
 
-from .conftest import REALDATA
+from .conftest import CHECKPOINTS, SKY, SKY14, SKY14_AIME, VAL
 
-SKY7 = REALDATA / "skythought_qwen2.5-math-7b_math500_samples.jsonl"
-SKY14 = REALDATA / "skythought_qwen2.5-14b-instruct_math500_samples.jsonl"
-SKY14_AIME = REALDATA / "skythought_qwen2.5-14b-instruct_aime24_samples.jsonl"
-CHECKPOINTS = REALDATA / "skythought_sky-t1-32b_aime24_checkpoints"
-VAL = REALDATA / "reasoning360_guru18k_mix_val_by_step.csv"
 EXAMPLES = DATA / "examples" / "compare"
 
 
@@ -172,7 +167,7 @@ def test_best_checkpoint_reports_its_selection_bias(tmp_path):
 
 def test_csv_has_every_column_and_says_its_unit(tmp_path, capsys):
     out = tmp_path / "d.csv"
-    assert main(["compare", f"7b={SKY7}", f"14b={SKY14}", "-o", str(out)]) == 0
+    assert main(["compare", f"7b={SKY}", f"14b={SKY14}", "-o", str(out)]) == 0
     table = pl.read_csv(out)
     assert table.columns == list(DIFFERENCE_COLUMNS) and table["unit"].to_list() == ["fraction"]
     assert "MATH500, single evaluation: 14b vs 7b: +28.0 points" in capsys.readouterr().out
@@ -185,11 +180,11 @@ def test_real_math500_pair_is_compared_problem_by_problem(tmp_path):
     def solved(path):
         return {json.loads(line)["idx"]: json.loads(line)["score"][0] for line in path.open()}
 
-    s7, s14 = solved(SKY7), solved(SKY14)
+    s7, s14 = solved(SKY), solved(SKY14)
     only14 = sum(s14[i] and not s7[i] for i in s7)
     only7 = sum(s7[i] and not s14[i] for i in s7)
     out = tmp_path / "d.csv"
-    assert main(["compare", f"7b={SKY7}", f"14b={SKY14}", "-o", str(out)]) == 0
+    assert main(["compare", f"7b={SKY}", f"14b={SKY14}", "-o", str(out)]) == 0
     row = pl.read_csv(out).row(0, named=True)
     assert (row["accuracy_a"], row["accuracy_b"]) == pytest.approx((0.524, 0.804))
     assert row["difference"] == pytest.approx(0.28) and row["problems"] == 500
@@ -219,7 +214,7 @@ def test_checkpoint_folder_against_a_single_evaluation(tmp_path):
 
 def test_html_output_names_every_run(tmp_path):
     out = tmp_path / "c.html"
-    assert main(["compare", f"base={SKY7}", f"big={SKY14}", "-o", str(out)]) == 0
+    assert main(["compare", f"base={SKY}", f"big={SKY14}", "-o", str(out)]) == 0
     text = out.read_text()
     assert "base" in text and "big" in text and "vega-spec" in text
     # two single evaluations: the subtitle does not speak of steps
@@ -234,7 +229,7 @@ def test_html_output_names_every_run(tmp_path):
 
 
 def test_one_run_is_an_error(capsys):
-    assert main(["compare", f"a={SKY7}", f"a={SKY14}", "-o", "x.csv"]) == 2
+    assert main(["compare", f"a={SKY}", f"a={SKY14}", "-o", "x.csv"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "at least two runs" in err
 

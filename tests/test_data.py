@@ -127,34 +127,101 @@ def _error(package: Path, name: str) -> helpers.DataError:
     return info.value
 
 
-def test_missing_column(package):
-    _edit(package, "grpo_vs_mel", "method,kind,step,step_end,score", "method,kind,step,step_end")
-    e = _error(package, "grpo_vs_mel")
-    assert (e.line, e.column) == (1, "score")
-    assert "grpo_vs_mel.csv, line 1, column 'score': expected a header with the columns" in str(e)
-
-
-def test_unknown_extra_column(package):
-    _edit(package, "grpo_vs_mel", "step_end,score\n", "step_end,score,seed\n")
-    e = _error(package, "grpo_vs_mel")
-    assert (e.line, e.column) == (1, "seed")
-
-
-def test_duplicated_header(package):
-    _edit(package, "grpo_vs_mel", "method,kind,step,step_end,score", "method,kind,step,step,score")
-    assert _error(package, "grpo_vs_mel").column == "step"
-
-
-def test_wrong_type(package):
-    _edit(
-        package,
+# One edit of a data file each: (resource, text, replaced by, line, column, words in the error);
+# None where the error names no column (a row with too few cells).
+EDITS = {
+    "missing column": (
+        "grpo_vs_mel",
+        "method,kind,step,step_end,score",
+        "method,kind,step,step_end",
+        1,
+        "score",
+        "grpo_vs_mel.csv, line 1, column 'score': expected a header with the columns",
+    ),
+    "unknown extra column": (
+        "grpo_vs_mel",
+        "step_end,score\n",
+        "step_end,score,seed\n",
+        1,
+        "seed",
+        "(unknown column)",
+    ),
+    "duplicated header": (
+        "grpo_vs_mel",
+        "method,kind,step,step_end,score",
+        "method,kind,step,step,score",
+        1,
+        "step",
+        "expected each column once in the header",
+    ),
+    "wrong type": (
         "rl_length_scaling",
         "MATH500,k1.5-shortest,k1.5,orange,650,",
         "MATH500,k1.5-shortest,k1.5,orange,about 650,",
-    )
-    e = _error(package, "rl_length_scaling")
-    assert (e.line, e.column, e.got) == (2, "token_length", "about 650")
-    assert "expected a whole number" in str(e)
+        2,
+        "token_length",
+        "expected a whole number; got 'about 650'",
+    ),
+    "fraction given as percent": (
+        "grpo_vs_mel",
+        "GRPO,point,0,,0.13",
+        "GRPO,point,0,,13",
+        2,
+        "score",
+        "not a percentage",
+    ),
+    "out of range": (
+        "step_dpo_sizing",
+        "Qwen2-7B-Step-DPO,point,7B,56.0",
+        "Qwen2-7B-Step-DPO,point,7B,156.0",
+        2,
+        "accuracy",
+        "at most 100 %",
+    ),
+    "negative value": ("grpo_vs_mel", "GRPO,point,20,", "GRPO,point,-20,", 3, "step", "at least 0"),
+    "duplicate key": (
+        "grpo_vs_mel",
+        "GRPO,point,20,,0.20",
+        "GRPO,point,0,,0.20",
+        3,
+        "step",
+        "also on line 2",
+    ),
+    "unknown label": (
+        "rl_length_scaling",
+        "AIME2024,k1.5-short w/ rl,",
+        "AIME2024,k1.5-short w/ RL,",
+        16,
+        "model",
+        "got 'k1.5-short w/ RL'",
+    ),
+    "missing required value": (
+        "training_dynamics",
+        "5,AIME2024,generally increasing,0.5,0.7,,,0,20000",
+        "5,AIME2024,generally increasing,0.5,0.7,,,,20000",
+        6,
+        "token_length_start",
+        "expected a value (a whole number)",
+    ),
+    "ragged row": ("grpo_vs_mel", "MEL,point,0,,0.13", "MEL,point,0,0.13", 10, None, "5 cells"),
+    "not a number": (
+        "grpo_vs_mel",
+        "GRPO,point,40,,0.27",
+        "GRPO,point,40,,nan",
+        4,
+        "score",
+        "finite number",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", EDITS)
+def test_a_bad_edit_is_named_by_file_line_and_column(package, case):
+    name, old, new, line, column, words = EDITS[case]
+    _edit(package, name, old, new)
+    e = _error(package, name)
+    assert f"{name}.csv" in str(e) and words in str(e)
+    assert (e.line, e.column) == (line, column)
 
 
 def test_percent_given_as_fraction(package):
@@ -166,37 +233,6 @@ def test_percent_given_as_fraction(package):
     e = _error(package, "prm_data_scaling")
     assert (e.line, e.column) == (2, "accuracy")
     assert "fractions given for %" in str(e)
-
-
-def test_fraction_given_as_percent(package):
-    _edit(package, "grpo_vs_mel", "GRPO,point,0,,0.13", "GRPO,point,0,,13")
-    e = _error(package, "grpo_vs_mel")
-    assert (e.line, e.column) == (2, "score")
-    assert "not a percentage" in str(e)
-
-
-def test_out_of_range(package):
-    _edit(
-        package,
-        "step_dpo_sizing",
-        "Qwen2-7B-Step-DPO,point,7B,56.0",
-        "Qwen2-7B-Step-DPO,point,7B,156.0",
-    )
-    e = _error(package, "step_dpo_sizing")
-    assert (e.line, e.column) == (2, "accuracy") and "at most 100 %" in str(e)
-
-
-def test_negative_value(package):
-    _edit(package, "grpo_vs_mel", "GRPO,point,20,", "GRPO,point,-20,")
-    e = _error(package, "grpo_vs_mel")
-    assert (e.line, e.column) == (3, "step") and "at least 0" in str(e)
-
-
-def test_duplicate_key(package):
-    _edit(package, "grpo_vs_mel", "GRPO,point,20,,0.20", "GRPO,point,0,,0.20")
-    e = _error(package, "grpo_vs_mel")
-    assert (e.line, e.column) == (3, "step")
-    assert "also on line 2" in str(e)
 
 
 def test_empty_file(package):
@@ -211,13 +247,6 @@ def test_header_only(package):
     assert _error(package, "grpo_vs_mel").line == 2
 
 
-def test_unknown_label(package):
-    _edit(package, "rl_length_scaling", "AIME2024,k1.5-short w/ rl,", "AIME2024,k1.5-short w/ RL,")
-    e = _error(package, "rl_length_scaling")
-    assert (e.line, e.column, e.got) == (16, "model", "k1.5-short w/ RL")
-    assert "expected one of" in str(e)
-
-
 def test_not_utf8(package):
     path = package.parent / "step_dpo_sizing.csv"
     path.write_bytes(path.read_bytes().replace("Instruct†".encode(), "Instruct†".encode("cp1252")))
@@ -230,29 +259,6 @@ def test_checksum_mismatch(package):
     _edit(package, "grpo_vs_mel", "MEL,point,130,,0.46", "MEL,point,130,,0.47", rehash=False)
     e = _error(package, "grpo_vs_mel")
     assert "checksum sha256:" in str(e) and "make rehash" in str(e)
-
-
-def test_missing_required_value(package):
-    _edit(
-        package,
-        "training_dynamics",
-        "5,AIME2024,generally increasing,0.5,0.7,,,0,20000",
-        "5,AIME2024,generally increasing,0.5,0.7,,,,20000",
-    )
-    e = _error(package, "training_dynamics")
-    assert (e.line, e.column) == (6, "token_length_start")
-
-
-def test_ragged_row(package):
-    _edit(package, "grpo_vs_mel", "MEL,point,0,,0.13", "MEL,point,0,0.13")
-    e = _error(package, "grpo_vs_mel")
-    assert e.line == 10 and "5 cells" in str(e)
-
-
-def test_not_a_number(package):
-    _edit(package, "grpo_vs_mel", "GRPO,point,40,,0.27", "GRPO,point,40,,nan")
-    e = _error(package, "grpo_vs_mel")
-    assert (e.line, e.column) == (4, "score") and "finite number" in str(e)
 
 
 def test_missing_file(package):

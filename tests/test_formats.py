@@ -14,16 +14,17 @@ import pytest
 from helpers import DataError, readers, stats
 from helpers.cli import describe, main
 
-from .conftest import REALDATA
-
-LIGHTEVAL = REALDATA / "open-rs_lighteval_results_exp2"
-CHECKPOINTS = REALDATA / "skythought_sky-t1-32b_aime24_checkpoints"
-METRICS = REALDATA / "skythought_qwen2.5-14b-instruct_math500_metrics.json"
-AIME14 = REALDATA / "skythought_qwen2.5-14b-instruct_aime24_samples.jsonl"
-VAL = REALDATA / "reasoning360_guru18k_mix_val_by_step.csv"
-TRAIN = REALDATA / "reasoning360_guru18k_mix_train_by_step.csv"
-SKY = REALDATA / "skythought_qwen2.5-math-7b_math500_samples.jsonl"
-OBS = REALDATA / "obsscaling_base_llm_benchmark_eval.csv"
+from .conftest import (
+    CHECKPOINTS,
+    LIGHTEVAL,
+    OBS,
+    REALDATA,
+    SKY,
+    SKY14_AIME,
+    SKY14_METRICS,
+    TRAIN,
+    VAL,
+)
 
 
 def _csv(tmp_path, args) -> pl.DataFrame:
@@ -65,15 +66,15 @@ def test_checkpoint_folder_reproduces_the_harness_accuracies(tmp_path):
 
 
 def test_harness_metrics_file_alone(tmp_path):
-    table = _csv(tmp_path, [METRICS])
+    table = _csv(tmp_path, [SKY14_METRICS])
     row = table.row(0, named=True)
     assert (row["benchmark"], row["accuracy"], row["problems"]) == ("MATH500", 0.804, 500)
     assert (row["lo"], row["hi"]) == pytest.approx(stats.wilson_interval(402, 500))
 
 
 def test_aime_samples_file_counts_from_the_file(tmp_path):
-    solved = sum(json.loads(line)["score"][0] for line in AIME14.open())
-    table = _csv(tmp_path, [AIME14])
+    solved = sum(json.loads(line)["score"][0] for line in SKY14_AIME.open())
+    table = _csv(tmp_path, [SKY14_AIME])
     overall = table.filter(pl.col("level").cast(pl.String) == "all").row(0, named=True)
     assert overall["problems"] == 30 and overall["accuracy"] == pytest.approx(solved / 30)
 
@@ -128,8 +129,11 @@ EXPECTED = {
         "math__math/unknown: validation, size unknown",
         "ignored 4 columns",
     ],
-    AIME14: ["qwen-math", "AIME24: 30 problems, 1 sample(s) per problem, one evaluation (no step)"],
-    METRICS: ["qwen-math-metrics", "MATH500: validation, 500 problems, one evaluation"],
+    SKY14_AIME: [
+        "qwen-math",
+        "AIME24: 30 problems, 1 sample(s) per problem, one evaluation (no step)",
+    ],
+    SKY14_METRICS: ["qwen-math-metrics", "MATH500: validation, 500 problems, one evaluation"],
     SKY: ["qwen-math", "MATH500: 500 problems, 1 sample(s) per problem"],
     CHECKPOINTS: ["folder", "AIME24: 30 problems, 1 sample(s) per problem, 5 steps (21-140)"],
 }
@@ -149,7 +153,7 @@ def test_every_real_file_is_covered():
 
 
 def test_inspect_command(capsys):
-    assert main(["inspect", str(METRICS), str(LIGHTEVAL)]) == 0
+    assert main(["inspect", str(SKY14_METRICS), str(LIGHTEVAL)]) == 0
     out = capsys.readouterr().out
     assert "qwen-math-metrics" in out and "AMC23: validation, 40 problems" in out
 

@@ -11,8 +11,17 @@ import pytest
 from helpers.paths import NOTEBOOKS
 from helpers.theme import VEGALITE_MIME
 
-from .test_formats import AIME14, CHECKPOINTS, LIGHTEVAL, METRICS
-from .test_readers import OBS, SKY, TRAIN, VAL
+from .conftest import (
+    CHECKPOINTS,
+    LIGHTEVAL,
+    OBS,
+    SKY,
+    SKY14,
+    SKY14_AIME,
+    SKY14_METRICS,
+    TRAIN,
+    VAL,
+)
 
 
 def _run(tmp_path, **parameters) -> dict:
@@ -66,8 +75,8 @@ CASES = {
     "obsscaling": ({"RUN": str(OBS), "BENCHMARKS": ["GSM8K", "MMLU"]}, "scores", 2),
     "lighteval": ({"RUN": str(LIGHTEVAL)}, "folder", 3),
     "checkpoints": ({"RUN": str(CHECKPOINTS)}, "folder", 1),
-    "metrics": ({"RUN": str(METRICS)}, "qwen-math-metrics", None),
-    "aime-samples": ({"RUN": str(AIME14)}, "qwen-math", None),
+    "metrics": ({"RUN": str(SKY14_METRICS)}, "qwen-math-metrics", None),
+    "aime-samples": ({"RUN": str(SKY14_AIME)}, "qwen-math", None),
 }
 
 
@@ -100,19 +109,17 @@ def test_notebook_charts_real_files(tmp_path, case):
     if case == "metrics":
         assert "500 problems" in text and "0.804" in text
     if case == "aime-samples":
-        solved = sum(json.loads(line)["score"][0] for line in AIME14.open())
+        solved = sum(json.loads(line)["score"][0] for line in SKY14_AIME.open())
         assert f"overall {round(solved / 30 * 100, 1)}% (30 problems)" in drawn
 
 
 def test_compare_notebook_on_a_real_pair(tmp_path):
     """Notebook 007 on two real evaluations of the same 500 MATH500 problems."""
-    from .test_compare import SKY7, SKY14
-
     out = tmp_path / "out.ipynb"
     pm.execute_notebook(
         str(NOTEBOOKS / "007_compare_runs.ipynb"),
         str(out),
-        parameters={"RUNS": {"qwen2.5-math-7b": str(SKY7), "qwen2.5-14b-instruct": str(SKY14)}},
+        parameters={"RUNS": {"qwen2.5-math-7b": str(SKY), "qwen2.5-14b-instruct": str(SKY14)}},
         cwd=str(NOTEBOOKS),
         kernel_name="python3",
         progress_bar=False,

@@ -12,15 +12,8 @@ import polars as pl
 import pytest
 
 from helpers import DataError, aggregate, readers, simulate, stats
-from helpers.paths import DATA
 
-from .conftest import REALDATA
-
-VAL = REALDATA / "reasoning360_guru18k_mix_val_by_step.csv"
-TRAIN = REALDATA / "reasoning360_guru18k_mix_train_by_step.csv"
-SKY = REALDATA / "skythought_qwen2.5-math-7b_math500_samples.jsonl"
-OBS = REALDATA / "obsscaling_base_llm_benchmark_eval.csv"
-EXAMPLE = DATA / "examples" / "simulated_run.parquet"
+from .conftest import EXAMPLE, OBS, SKY, TRAIN, VAL
 
 
 def test_formats_are_recognised():
