@@ -214,3 +214,15 @@ def size_medians(scores: pl.DataFrame) -> pl.DataFrame:
         .select("benchmark", "accuracy", "models", size_b=10 ** ((pl.col("bin") + 0.5) / 2))
         .sort("benchmark", "size_b")
     )
+
+
+def size_table(scores: pl.DataFrame) -> pl.DataFrame:
+    """What `charts.accuracy_vs_size` draws: each model's accuracy (kind "model") and the median
+    trend from `size_medians` (kind "median")."""
+    return pl.concat(
+        [
+            scores.with_columns(kind=pl.lit("model")),
+            size_medians(scores).with_columns(kind=pl.lit("median")),
+        ],
+        how="diagonal_relaxed",
+    )

@@ -112,21 +112,9 @@ def _fitting(
         raise DataError(files[0], f"files of one format; got {detail}")
     kind = kinds.pop()
     if kind == "models":
-        scores = pl.concat([r.models for r in runs])
-        medians = aggregate.size_medians(scores)
+        table = aggregate.size_table(pl.concat([r.models for r in runs]))
         chart = later(
-            "accuracy_vs_size",
-            scores,
-            medians,
-            title=title or "Accuracy against model size",
-            columns=columns,
-        )
-        table = pl.concat(
-            [
-                scores.with_columns(kind=pl.lit("model")),
-                medians.with_columns(kind=pl.lit("median")),
-            ],
-            how="diagonal_relaxed",
+            "accuracy_vs_size", table, title=title or "Accuracy against model size", columns=columns
         )
         return chart, table
     if kind == "scores":
@@ -170,8 +158,7 @@ def _fitting(
 def _samples_chart(runs, files, benchmarks, columns, title) -> tuple[object, pl.DataFrame]:
     """The chart for per-sample logs: over steps, or (one evaluation) by level or benchmark."""
     lf = _samples(runs, benchmarks)
-    left = f" for the benchmarks {list(benchmarks)}" if benchmarks else ""
-    nothing = DataError(files[0], f"per-sample rows to chart{left}; there are none")
+    nothing = _nothing(files[0], benchmarks)
     # a tidy table has a step on every row; evaluation outputs may have none (one evaluation)
     steps = 1
     if any(r.format != "samples" for r in runs):
@@ -207,6 +194,12 @@ def _samples_chart(runs, files, benchmarks, columns, title) -> tuple[object, pl.
     return _steps_chart(aggregate.aggregate_samples(lf), nothing, benchmarks, columns, title)
 
 
+def _nothing(where, benchmarks) -> DataError:
+    """The error for per-sample logs with no row left to chart."""
+    left = f" for the benchmarks {list(benchmarks)}" if benchmarks else ""
+    return DataError(where, f"per-sample rows to chart{left}; there are none")
+
+
 def _steps_chart(summary, nothing, benchmarks, columns, title) -> tuple[object, pl.DataFrame]:
     """The training grid of a per-sample log's per-step summary."""
     if summary.height == 0:
@@ -232,6 +225,4 @@ def _spark_chart(files, benchmarks, columns, title) -> tuple[object, pl.DataFram
     if benchmarks:
         frame = frame.filter(frame["benchmark"].isin(list(benchmarks)))
     summary = aggregate.aggregate_samples(frame, engine="spark")
-    left = f" for the benchmarks {list(benchmarks)}" if benchmarks else ""
-    nothing = DataError(files[0], f"per-sample rows to chart{left}; there are none")
-    return _steps_chart(summary, nothing, benchmarks, columns, title)
+    return _steps_chart(summary, _nothing(files[0], benchmarks), benchmarks, columns, title)

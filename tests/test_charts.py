@@ -421,7 +421,7 @@ def test_accuracy_vs_size_spec():
     from .conftest import OBS
 
     scores = readers.read_scores(OBS, benchmarks=["GSM8K", "MMLU"])
-    spec = _roundtrip(charts.accuracy_vs_size(scores, aggregate.size_medians(scores), title="t"))
+    spec = _roundtrip(charts.accuracy_vs_size(aggregate.size_table(scores), title="t"))
     assert spec["facet"]["field"] == "benchmark"
     points, trend = spec["spec"]["layer"]
     assert points["encoding"]["x"]["scale"]["type"] == "log"
@@ -554,9 +554,7 @@ def _scores():
 
 
 @example("accuracy_vs_size")(
-    lambda: charts.accuracy_vs_size(
-        _scores(), aggregate.size_medians(_scores()), title="t", columns=1
-    )
+    lambda: charts.accuracy_vs_size(aggregate.size_table(_scores()), title="t", columns=1)
 )
 def _(spec):
     assert list(_named(spec["spec"])) == ["models", "medians"]

@@ -48,19 +48,14 @@ def accuracy_by_group(
     return alt.layer(*layers).properties(title=title, width=360, height=260)
 
 
-def accuracy_vs_size(
-    scores: pl.DataFrame, medians: pl.DataFrame, *, title: str, columns: int = 4
-) -> alt.FacetChart:
-    """Accuracy against model size (log axis), one panel per benchmark: a point per model from
-    `readers.read_scores` (columns model, size_b, benchmark, accuracy, optional family) and the
-    median trend from `aggregate.size_medians`."""
+def accuracy_vs_size(table: pl.DataFrame, *, title: str, columns: int = 4) -> alt.FacetChart:
+    """Accuracy against model size (log axis), one panel per benchmark, from
+    `aggregate.size_table`: a point per model (columns model, size_b, benchmark, accuracy,
+    optional family) and the median trend."""
     tooltip = ["model:N", "size_b:Q", alt.Tooltip("accuracy:Q", format=".3f")]
-    if "family" in scores.columns:
+    if "family" in table.columns:
         tooltip.insert(1, "family:N")
-    rows = pl.concat(
-        [scores.with_columns(kind=pl.lit("model")), medians.with_columns(kind=pl.lit("median"))],
-        how="diagonal_relaxed",
-    ).sort("benchmark", "kind", "size_b", "model", nulls_last=True)
+    rows = table.sort("benchmark", "kind", "size_b", "model", nulls_last=True)
     x = alt.X("size_b:Q").title("Model size (B parameters)").scale(type="log")
     points = (
         alt.Chart()
