@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from . import data, stats
+from . import benchmarks, data, stats
 
 # How each document's numbers were produced, as far as its description and paper say.
 PROTOCOLS = {
@@ -61,7 +61,6 @@ def across_papers() -> pl.DataFrame:
         value=pl.when(pl.col("unit") == "fraction")
         .then(pl.col("value") * 100)
         .otherwise(pl.col("value")),
-        source=pl.format("data/{} ({})", pl.col("document"), pl.col("series")),
     )
     resources = {
         "000": "rl_length_scaling",
@@ -90,7 +89,7 @@ def across_papers() -> pl.DataFrame:
         source=pl.format("published_values row: {} / {}", pl.col("source"), pl.col("model")),
     )
     rows = pl.concat([described, published])
-    sizes = {"MATH500": 500, "AIME 2024": 30}
+    sizes = {group: benchmarks.size(group) for group in set(BENCHMARK_GROUPS.values())}
     rows = rows.with_columns(
         n=pl.col("group").replace_strict(sizes, return_dtype=pl.Int64),
         protocol=pl.col("document").replace_strict(PROTOCOLS),

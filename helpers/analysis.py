@@ -8,7 +8,7 @@ from typing import NamedTuple
 import numpy as np
 import polars as pl
 
-from . import data, stats
+from . import benchmarks, data, stats
 
 
 def per_1k_tokens(df: pl.DataFrame, x: str = "token_length", y: str = "accuracy") -> float:
@@ -369,10 +369,13 @@ def separable_pairs(
 def with_benchmark_intervals(
     df: pl.DataFrame, value: str = "accuracy", benchmark: str = "panel"
 ) -> pl.DataFrame:
-    """Add Wilson 95% bounds `lo`, `hi` (percent, as `value`) for each row's benchmark size."""
-    sized = df.with_columns(
-        _n=pl.col(benchmark).replace_strict(stats.BENCHMARK_SIZES, return_dtype=pl.Int64)
-    )
+    """Add Wilson 95% bounds `lo`, `hi` (percent, as `value`) for each row's benchmark size
+    (from `helpers.benchmarks`)."""
+    sizes = {name: benchmarks.size(name) for name in df[benchmark].unique()}
+    unknown = [name for name, n in sizes.items() if n is None]
+    if unknown:
+        raise ValueError(f"no known size for the benchmarks {unknown}")
+    sized = df.with_columns(_n=pl.col(benchmark).replace_strict(sizes, return_dtype=pl.Int64))
     return stats.with_intervals(sized, value, "_n").drop("_n")
 
 

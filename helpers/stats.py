@@ -11,9 +11,6 @@ import polars as pl
 
 Z95 = 1.959963984540054
 
-# Problems in each benchmark's test set (what a binomial interval counts over).
-BENCHMARK_SIZES = {"MATH500": 500, "AIME2024": 30, "AIME24": 30, "MATH": 5000, "GPQA": 198}
-
 
 def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     """Wilson score interval for a binomial proportion (as fractions)."""
