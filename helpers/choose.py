@@ -10,6 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from . import aggregate, readers
+from . import engine as engine_module
 from .errors import DataError
 from .readers._common import reading
 
@@ -86,10 +87,7 @@ def _fitting(
     that draws the chart, and the table."""
     if engine == "spark":
         return _spark_chart([str(f) for f in files], benchmarks, columns, title)
-    uri = next((f for f in files if isinstance(f, str) and "://" in f), None)
-    if uri:
-        raise DataError(uri, "a local file or folder (a URI is read by --engine spark)")
-    files = [Path(f) for f in files]
+    files = [engine_module.local(f) for f in files]
     progress = progress or (lambda i, n, path: None)
     runs = []
     for i, f in enumerate(files, 1):
@@ -219,9 +217,7 @@ def _steps_chart(summary, nothing, benchmarks, columns, title) -> tuple[object, 
 def _spark_chart(files, benchmarks, columns, title) -> tuple[object, pl.DataFrame]:
     """The same per-sample aggregation on Spark: tidy per-sample Parquet files or folders (the
     inputs a cluster holds), read by Spark; only the per-step summary comes back."""
-    from . import engine
-
-    frame = engine.spark_samples(files)
+    frame = engine_module.spark_samples(files)
     if benchmarks:
         frame = frame.filter(frame["benchmark"].isin(list(benchmarks)))
     summary = aggregate.aggregate_samples(frame, engine="spark")

@@ -21,6 +21,7 @@ import polars as pl
 from . import benchmarks
 from .choose import chart_for, later
 from .describe import describe
+from .engine import location
 from .errors import DataError
 from .io import FORMATS, write_text_atomic
 
@@ -146,17 +147,12 @@ def _mapping(args) -> dict[str, str]:
         raise DataError("--map", str(e)) from None
 
 
-def _location(text: str) -> Path | str:
-    """A local path, or a URI (s3a://..., file://...) kept as written, for Spark to read."""
-    return text if "://" in text else Path(text)
-
-
 def _run_arg(text: str) -> tuple[str, Path | str]:
     """NAME=PATH, or a bare PATH named after its file (a path may itself hold '=')."""
     name, sep, path = text.partition("=")
     if sep and name and "/" not in name and not Path(text).exists():
-        return name, _location(path)
-    return Path(text).stem or text, _location(text)
+        return name, location(path)
+    return Path(text).stem or text, location(text)
 
 
 def _size_arg(text: str) -> tuple[str, int]:
@@ -199,8 +195,8 @@ def _compared_at(c) -> str:
     """What was compared with what, in words, for the chart's subtitle."""
     if c.checkpoint == "best":
         return "compared at each run's best checkpoint"
-    steps = c.differences.select("step_a", "step_b")
-    if steps.null_count().sum_horizontal().item() == 2 * steps.height:
+    d = c.differences
+    if d["step_a"].is_null().all() and d["step_b"].is_null().all():
         return "one evaluation of each run"
     return "compared at the same steps"
 
@@ -246,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
         "plot",
         "draw the chart that matches the input files",
         DESCRIPTION,
-        ("files", _location, "FILE", "input file(s) or folder(s)"),
+        ("files", location, "FILE", "input file(s) or folder(s)"),
     )
     _reading_args(plot)
     plot.add_argument("--columns", type=int, default=4, help="panels per row (default 4)")

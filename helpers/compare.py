@@ -100,8 +100,9 @@ def _entries(runs) -> list[tuple[str, int, Path | str]]:
     out: list[tuple[str, int, Path]] = []
     for name, paths in pairs:
         for p in [paths] if isinstance(paths, str | Path) else paths:
-            where = p if isinstance(p, str) and "://" in p else Path(p)  # a URI is Spark's
-            out.append((str(name), sum(1 for n, _, _ in out if n == name), where))
+            out.append(
+                (str(name), sum(1 for n, _, _ in out if n == name), engine_module.location(p))
+            )
     return out
 
 
@@ -119,10 +120,8 @@ def _read(
             if benchmarks:
                 frame = frame.filter(nw.col("benchmark").is_in(list(benchmarks)))
             counts = engine_module.collect(engine_module.problem_counts(frame), path)
-        elif isinstance(path, str):
-            raise DataError(path, "a local file or folder (a URI is read by --engine spark)")
         else:
-            loaded = load(path, **options)
+            loaded = load(engine_module.local(path), **options)
             counts = None
             if loaded.samples is not None:
                 lf = loaded.samples.with_columns(pl.col("benchmark").cast(pl.String))

@@ -286,6 +286,19 @@ def _polars(samples: pl.LazyFrame, rows_per_pass: int, bin_tokens, percentiles, 
 # ---- Spark --------------------------------------------------------------------------------------
 
 
+def location(where: str | Path) -> Path | str:
+    """A local path, or a URI (s3a://..., file://...) kept as written: only Spark reads URIs."""
+    return where if isinstance(where, str) and "://" in where else Path(where)
+
+
+def local(where: str | Path) -> Path:
+    """A local path for the polars engine; a URI is an error that points to Spark."""
+    where = location(where)
+    if isinstance(where, str):
+        raise DataError(where, "a local file or folder (a URI is read by --engine spark)")
+    return where
+
+
 def spark_session():
     """A Spark session: SPARK_REMOTE (Spark Connect) or SPARK_MASTER if set, else local mode on
     this machine's cores. Missing pyspark or Java is the package's error, not a traceback."""
