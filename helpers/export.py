@@ -77,8 +77,9 @@ def warm_up() -> threading.Thread:
     """Start vl-convert's JavaScript engine and renderer in the background.
 
     The first chart a process draws pays about half a second to start them; vl-convert works
-    outside Python's lock, so started early (when a notebook imports `helpers`, or when the
-    command line will draw) that half second overlaps with reading data instead of adding to it.
+    outside Python's lock, so started when a notebook kernel imports `helpers` that half second
+    overlaps with the cells before the first chart. The command line does not: there it competed
+    with reading the logs for the two cores and made `plot -o x.png` slower.
     """
     thread = threading.Thread(target=_warm, name="vl-convert warm-up", daemon=True)
     thread.start()
