@@ -65,7 +65,9 @@ def accuracy_table(samples: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFram
     table = with_wilson(table)
     k = per_problem["n"].min()
     if k and k > 1:
-        passk = per_problem.with_columns(pass_k=pass_at_k_expr(pl.col("n"), pl.col("c"), k))
+        passk = per_problem.with_columns(
+            pass_k=engine_module.pass_at_k(pl.col("n"), pl.col("c"), k)
+        )
         pk = (
             passk.group_by(list(by), maintain_order=True).agg(pl.col("pass_k").mean())
             if by
@@ -74,15 +76,6 @@ def accuracy_table(samples: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFram
         table = table.join(pk, on=list(by)) if by else table.with_columns(pk["pass_k"])
         table = table.rename({"pass_k": f"pass@{k}"})
     return table.sort(list(by)) if by else table
-
-
-def pass_at_k_expr(n: pl.Expr, c: pl.Expr, k: int) -> pl.Expr:
-    """Unbiased pass@k, 1 - C(n-c, k) / C(n, k), as a product (no large binomials)."""
-    # prod_{i=0}^{k-1} (n - c - i) / (n - i); zero once n - c < k
-    term = pl.lit(1.0)
-    for i in range(k):
-        term = term * ((n - c - i).clip(lower_bound=0) / (n - i))
-    return 1 - term
 
 
 # ---- per-sample logs at any size ----

@@ -137,21 +137,29 @@ def _derive(frame: nw.LazyFrame, exprs: tuple) -> nw.LazyFrame:
     return frame.with_columns(*exprs) if exprs else frame
 
 
+def pass_at_k(n, c, k: int):
+    """Unbiased pass@k of a problem with n samples, c correct (k >= 1): 1 - C(n-c, k) / C(n, k),
+    as the product of (n - c - i) / (n - i) for i < k (no large binomials; zero once n - c < k).
+    `n` and `c` are polars or narwhals expressions; the result is one of the same kind."""
+    term = (n - c).clip(lower_bound=0) / n
+    for i in range(1, k):
+        term = term * ((n - c - i).clip(lower_bound=0) / (n - i))
+    return 1 - term
+
+
 def uneven_pass_at_k(frame: nw.LazyFrame, summary: nw.LazyFrame, keys: Keys, ks) -> nw.LazyFrame:
     """pass@k for groups whose problems have different sample counts (k = the fewest): the
-    unbiased estimate per problem, 1 - C(n-c, k) / C(n, k), as a product, averaged."""
+    unbiased estimate per problem (`pass_at_k`), averaged."""
     group = list(keys.group)
     rows = per_problem(frame, keys).join(
         summary.filter(nw.col("k") > 1, nw.col("k") != nw.col("k_max")).select(*group, "k"),
         on=group,
         how="inner",
     )
+    n, c = nw.col("n"), nw.col("c")
     value = nw.lit(None, nw.Float64)
     for k in sorted(ks):
-        term = nw.lit(1.0)
-        for i in range(k):
-            term = term * ((nw.col("n") - nw.col("c") - i).clip(lower_bound=0) / (nw.col("n") - i))
-        value = nw.when(nw.col("k") == k).then(1 - term).otherwise(value)
+        value = nw.when(nw.col("k") == k).then(pass_at_k(n, c, k)).otherwise(value)
     return rows.with_columns(value.alias("fixed")).group_by(group).agg(nw.col("fixed").mean())
 
 
