@@ -182,8 +182,7 @@ def score_curves(
                 scores = join_nearest_earlier(
                     scores, overall.select("step", "tokens"), value="tokens"
                 )
-    lo, hi = stats.wilson_exprs(pl.col("score"), pl.col("problems").cast(pl.Float64))
-    scores = scores.with_columns(lo=lo, hi=hi)
+    scores = with_wilson(scores, "score")
     curves = analysis.curves(
         scores,
         iteration="step",

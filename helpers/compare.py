@@ -175,8 +175,7 @@ def _seed_curves(per_problem, scores) -> pl.DataFrame:
         s = scores.rename({"score": "accuracy", "n": "problems"}).with_columns(
             k=pl.lit(None, pl.Int64)
         )
-        lo, hi = stats.wilson_exprs(pl.col("accuracy"), pl.col("problems").cast(pl.Float64))
-        parts.append(s.with_columns(lo=lo, hi=hi, per_sample=pl.lit(False)))
+        parts.append(with_wilson(s).with_columns(per_sample=pl.lit(False)))
     return (
         pl.concat(parts, how="diagonal_relaxed")
         .with_columns(kind=pl.lit("seed"))
