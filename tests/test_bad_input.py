@@ -195,6 +195,17 @@ CATALOGUE = {
         [],
         "a number",
     ),
+    # found by the generated JSON lines below: a `metrics` that is not a list of names
+    "lm-eval metrics null": (
+        _text("ln.jsonl", json.dumps({"doc_id": 0, "resps": [], "metrics": None}) + "\n"),
+        [],
+        "a list of metric names",
+    ),
+    "lm-eval metric name a list": (
+        _text("ll.jsonl", json.dumps({"doc_id": 0, "resps": [], "metrics": [["acc"]]}) + "\n"),
+        [],
+        "a list of metric names",
+    ),
     "empty jsonl": (_text("e.jsonl", "\n\n"), [], "empty"),
     "unknown jsonl": (_text("k.jsonl", json.dumps({"a": 1}) + "\n"), [], "Qwen2.5-Math"),
     "trainer state without history": (

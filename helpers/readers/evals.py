@@ -63,7 +63,12 @@ def read_lm_eval(path: str | Path, metric: str | None = None) -> pl.DataFrame:
     path = Path(path)
     rows = []
     for number, record in scan_jsonl_lines(path):
-        name = metric or next(iter(record.get("metrics", [])), None)
+        listed = record.get("metrics", [])
+        if not isinstance(listed, list) or not all(isinstance(m, str) for m in listed):
+            raise DataError(
+                path, "a list of metric names", line=number, column="metrics", got=listed
+            )
+        name = metric or next(iter(listed), None)
         if name is None or name not in record:
             raise DataError(
                 path,
