@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-import numpy as np
 import polars as pl
 
 from . import benchmarks, data, stats
@@ -13,6 +12,8 @@ from . import benchmarks, data, stats
 
 def per_1k_tokens(df: pl.DataFrame, x: str = "token_length", y: str = "accuracy") -> float:
     """Least-squares slope of y per extra 1,000 tokens."""
+    import numpy as np
+
     slope, _ = np.polyfit(df[x].to_numpy() / 1000, df[y].to_numpy(), 1)
     return float(slope)
 
@@ -156,6 +157,8 @@ def loglinear_band(
 ) -> tuple[stats.LogLinearFit, pl.DataFrame]:
     """Fit accuracy (%) on log10(x), weighting each point by its binomial standard error on n
     problems, and tabulate the fitted mean with its 95% band over `grid` (for charts)."""
+    import numpy as np
+
     sigma = [100 * stats.binomial_se(v / 100, n) for v in y_percent]
     fit = stats.loglinear_fit(x, y_percent, sigma=sigma)
     xs = np.geomspace(grid[0], grid[1], points)

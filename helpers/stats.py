@@ -5,9 +5,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
 import polars as pl
+
+if TYPE_CHECKING:  # numpy loads where a function needs it: `plot -o x.csv` never does
+    import numpy as np
 
 Z95 = 1.959963984540054
 
@@ -99,6 +102,8 @@ class LogLinearFit:
 
     def predict(self, x: float) -> tuple[float, float, float]:
         """Prediction and 95% interval of the fitted mean at x."""
+        import numpy as np
+
         v = np.array([1.0, math.log10(x)])
         mean = self.intercept + self.slope * v[1]
         se = math.sqrt(float(v @ self.covariance @ v))
@@ -112,6 +117,8 @@ def loglinear_fit(x: list[float], y: list[float], sigma: list[float] | None = No
     follows from those errors (valid even with two points); without it, ordinary least squares
     with a t interval from the residuals (needs three points or more).
     """
+    import numpy as np
+
     lx = np.log10(np.asarray(x, dtype=float))
     yy = np.asarray(y, dtype=float)
     design = np.column_stack([np.ones_like(lx), lx])
@@ -173,6 +180,8 @@ def best_checkpoint_bias(
     Returns the mean observed maximum, the mean true score at the picked checkpoint, the best true
     score, and the mean overstatement against the best true score.
     """
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     p = np.asarray(true_scores, dtype=float)
     observed = rng.binomial(n, np.broadcast_to(p, (runs, len(p)))) / n
@@ -258,7 +267,7 @@ def mcnemar_exact_p(only_b: int, only_a: int) -> float:
 
 
 def _is_binary(x: np.ndarray) -> bool:
-    return bool(np.all((x == 0) | (x == 1)))
+    return bool(((x == 0) | (x == 1)).all())
 
 
 def paired_difference(a: Sequence[float], b: Sequence[float]) -> Difference:
@@ -268,6 +277,8 @@ def paired_difference(a: Sequence[float], b: Sequence[float]) -> Difference:
     One answer per problem in both runs (every value 0 or 1): Newcombe's paired interval and
     the exact McNemar p-value. Several answers per problem: a t interval over the per-problem
     differences (problems are the units; samples of one problem are not independent)."""
+    import numpy as np
+
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     if a.shape != b.shape or a.size == 0:
         raise ValueError("paired data need the same problems in both runs, at least one")
@@ -301,6 +312,8 @@ def paired_difference(a: Sequence[float], b: Sequence[float]) -> Difference:
 def welch_interval(a: Sequence[float], b: Sequence[float]) -> tuple[float, float] | None:
     """95% interval for mean(b) - mean(a) from independent values (Welch's t); None when either
     side has fewer than two values."""
+    import numpy as np
+
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     if a.size < 2 or b.size < 2:
         return None
@@ -317,6 +330,8 @@ def welch_interval(a: Sequence[float], b: Sequence[float]) -> tuple[float, float
 def unpaired_difference(a: Sequence[float], b: Sequence[float]) -> Difference:
     """Accuracy of run b minus run a treating the two as independent samples of problems (what
     one would compute without the pairing, or when the runs share no problems)."""
+    import numpy as np
+
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     d = float(b.mean() - a.mean())
     if _is_binary(a) and _is_binary(b):
