@@ -37,3 +37,18 @@ def test_measure_sees_the_whole_process_tree(tmp_path, monkeypatch):
     monkeypatch.setattr(aggregate, "command", lambda *_: [sys.executable, "-c", code])
     r = aggregate.measure("duckdb", tmp_path / "x", tmp_path / "y")
     assert r["peak_mb"] > 200 and r["seconds"] > 0.3
+
+
+def test_the_benchmark_prints_every_engine_with_ratios(capsys):
+    assert (
+        aggregate.main(
+            ["--rows", "60000", "--repeats", "1", "--engines", "polars", "duckdb", "floor"]
+        )
+        == 0
+    )
+    lines = capsys.readouterr().out.splitlines()
+    n = f"{54_600:,}"  # 7 problems x 4 samples x 150 steps x 13 benchmarks
+    rows = {line.split()[1]: line.split() for line in lines if line.split()[:1] == [n]}
+    assert set(rows) == {"polars", "duckdb", "floor"}
+    assert rows["duckdb"][-2:] == ["1.00x", "1.00x"]
+    assert all(float(r[2]) > 0 for r in rows.values())
