@@ -8,6 +8,8 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
+from . import benchmarks
+
 TOKEN_CV = 0.6  # spread of single-answer lengths (coefficient of variation), an assumption
 
 
@@ -52,12 +54,12 @@ def training_run(benchmarks: pl.DataFrame, iterations: Sequence[int], *, seed: i
 TRAINING_DYNAMICS_SIZES = {
     "Total@temp_1.0": 2000,
     "OMNI-MATH500": 500,
-    "MATH500": 500,
+    "MATH500": benchmarks.size("MATH500"),
     "AIMO2024": 50,
-    "AIME2024": 30,
+    "AIME2024": benchmarks.size("AIME2024"),
     "ChatGLMMath": 300,
     "GAOKAO": 300,
-    "GPQA": 198,
+    "GPQA": benchmarks.size("GPQA-Diamond"),  # the Diamond set is the one reasoning papers report
     "BZ2024": 100,
     "Biology": 200,
     "Chemistry": 200,
