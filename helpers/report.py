@@ -6,10 +6,12 @@ Usage: python -m helpers.report NOTEBOOK...
 from __future__ import annotations
 
 import sys
+import tempfile
 from pathlib import Path
 
 import nbformat
 from nbconvert.preprocessors import ClearMetadataPreprocessor, ExecutePreprocessor
+from traitlets.config import Config
 
 from .io import write_text_atomic
 
@@ -22,9 +24,18 @@ def execute(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
     # The kernel flushes printed text every 0.2 s, so a cell that prints over a longer time
     # yields several stream outputs on a slow machine and one on a fast machine: merge them.
-    ExecutePreprocessor(
-        timeout=TIMEOUT_S, kernel_name="python3", record_timing=False, coalesce_streams=True
-    ).preprocess(nb, {"metadata": {"path": str(path.parent)}})
+    # The kernel talks to this process over local sockets in a private folder (IPC), not TCP
+    # on loopback: nothing listens on a port, and ipykernel has no reason to warn that TCP is
+    # unencrypted.
+    with tempfile.TemporaryDirectory(prefix="reasoning-figures-kernel-") as sockets:
+        ipc = Config({"KernelManager": {"transport": "ipc", "ip": f"{sockets}/kernel"}})
+        ExecutePreprocessor(
+            timeout=TIMEOUT_S,
+            kernel_name="python3",
+            record_timing=False,
+            coalesce_streams=True,
+            config=ipc,
+        ).preprocess(nb, {"metadata": {"path": str(path.parent)}})
     ClearMetadataPreprocessor(
         enabled=True,
         preserve_nb_metadata_mask={("kernelspec",), ("language_info",)},

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+
 import nbformat
 
 from helpers import report
@@ -50,3 +55,26 @@ def test_printed_text_is_one_output_per_stream_and_reexecution_is_identical(tmp_
     assert set(nb.metadata) == {"kernelspec", "language_info"}
     report.execute(path)
     assert path.read_bytes() == first
+
+
+def test_the_kernel_talks_over_a_private_socket_and_the_run_prints_no_warning(tmp_path):
+    """`make report` shows one line per notebook: the kernel uses IPC sockets in a temporary
+    folder (removed after), so ipykernel does not warn about unencrypted TCP."""
+    path = _notebook(tmp_path / "quiet.ipynb")
+    nb = nbformat.read(path, as_version=4)
+    nb.cells.append(
+        nbformat.v4.new_code_cell(
+            "import json, os\n"
+            "from ipykernel.kernelapp import IPKernelApp\n"
+            "app = IPKernelApp.instance()\n"
+            "print(json.dumps([app.transport, os.path.dirname(app.ip)]))"
+        )
+    )
+    nbformat.write(nb, path)
+    run = subprocess.run(
+        [sys.executable, "-m", "helpers.report", str(path)], capture_output=True, text=True
+    )
+    assert run.returncode == 0 and run.stderr == ""
+    transport, folder = json.loads(nbformat.read(path, as_version=4).cells[2].outputs[0].text)
+    assert transport == "ipc" and "reasoning-figures-kernel-" in folder
+    assert not os.path.exists(folder)
