@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from . import benchmarks
+from .benchmarks import size as known_size
 
 TOKEN_CV = 0.6  # spread of single-answer lengths (coefficient of variation), an assumption
 
@@ -48,18 +48,19 @@ def training_run(benchmarks: pl.DataFrame, iterations: Sequence[int], *, seed: i
 
 
 # Benchmark sizes for simulating figure 001's grid; neither the description nor the paper gives
-# them. Known (see `helpers.benchmarks`): MATH500 500, AIME 2024 30, GPQA Diamond 198, and
-# OMNI-MATH500 is a 500-problem subset by its name. The other nine are ASSUMED: round numbers of
-# the order such evaluation sets have, so that the simulation's noise is of a plausible size.
+# them. Known, from `helpers.benchmarks` with their sources: MATH500, AIME 2024 and GPQA
+# Diamond; OMNI-MATH500 is a 500-problem subset by its name. The other nine are ASSUMED: round
+# numbers of the order such evaluation sets have, so that the simulation's noise is of a
+# plausible size.
 TRAINING_DYNAMICS_SIZES = {
     "Total@temp_1.0": 2000,
     "OMNI-MATH500": 500,
-    "MATH500": benchmarks.size("MATH500"),
+    "MATH500": known_size("MATH500"),
     "AIMO2024": 50,
-    "AIME2024": benchmarks.size("AIME2024"),
+    "AIME2024": known_size("AIME2024"),
     "ChatGLMMath": 300,
     "GAOKAO": 300,
-    "GPQA": benchmarks.size("GPQA-Diamond"),  # the Diamond set is the one reasoning papers report
+    "GPQA": known_size("GPQA-Diamond"),  # the Diamond set is the one reasoning papers report
     "BZ2024": 100,
     "Biology": 200,
     "Chemistry": 200,
