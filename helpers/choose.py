@@ -9,7 +9,7 @@ from pathlib import Path
 
 import polars as pl
 
-from . import aggregate, readers
+from . import aggregate, drawable, readers
 from . import engine as engine_module
 from .errors import DataError
 from .readers._common import reading
@@ -42,6 +42,30 @@ def _band_note(table: pl.DataFrame) -> str:
     if table["k"].is_not_null().any():
         note += "; mean@k scores: the interval counts problems, not the k samples of each"
     return note
+
+
+def _grid(curves: pl.DataFrame, order, subtitle: str | list[str], **options):
+    """The training grid of `curves`, fitted to what it can show (panels, points per line),
+    with the subtitle saying what was left out."""
+    shown = drawable.panels(curves, "benchmark", order=order)
+    thinned = drawable.thin(shown.frame, "iteration", ("benchmark", "metric"))
+    return later(
+        "training_dynamics",
+        thinned.frame,
+        subtitle=drawable.subtitle(subtitle, shown.notes + thinned.notes),
+        order=shown.order,
+        points=drawable.longest(thinned.frame, "iteration", ("benchmark", "metric"))
+        <= drawable.MARKED_POINTS,
+        **options,
+    )
+
+
+def _by_group(table: pl.DataFrame, group: str, title: str, **options):
+    """Accuracy by group, at most `drawable.MAX_GROUPS` of them along the axis."""
+    shown = drawable.panels(
+        table, group, limit=drawable.MAX_GROUPS, what=f"{group}s" if group != "file" else "files"
+    )
+    return later("accuracy_by_group", shown.frame, group, title=title, notes=shown.notes, **options)
 
 
 def later(name: str, *args, **kwargs):
@@ -111,19 +135,24 @@ def _fitting(
     kind = kinds.pop()
     if kind == "models":
         table = aggregate.size_table(pl.concat([r.models for r in runs]))
+        shown = drawable.panels(table, "benchmark")
+        models = drawable.thin(
+            shown.frame, "size_b", ("benchmark", "kind"), what="model sizes", per="panel"
+        )
         chart = later(
-            "accuracy_vs_size", table, title=title or "Accuracy against model size", columns=columns
+            "accuracy_vs_size",
+            models.frame,
+            title=title or "Accuracy against model size",
+            columns=columns,
+            notes=shown.notes + models.notes,
         )
         return chart, table
     if kind == "scores":
         curves, order, table = aggregate.score_curves(runs, benchmarks)
         if table["step"].is_null().all():  # one evaluation: a point per benchmark
             table = table.rename({"score": "accuracy"})
-            chart = later(
-                "accuracy_by_group",
-                table,
-                "benchmark",
-                title=title or f"Accuracy by benchmark ({files[0].stem})",
+            chart = _by_group(
+                table, "benchmark", title or f"Accuracy by benchmark ({files[0].stem})"
             )
             return chart, table
         training = all(r.kind == "training score" for r in runs if r.scores is not None)
@@ -137,15 +166,14 @@ def _fitting(
         subtitle = [band] + (
             ["response length matched to the nearest earlier step"] if has_tokens else []
         )
-        chart = later(
-            "training_dynamics",
+        chart = _grid(
             curves,
+            order,
+            subtitle,
             title=title
             or f"{files[0].stem}: {what}{' and response length' if has_tokens else ''} by step",
-            subtitle=subtitle,
             x_title="Step",
             columns=columns,
-            order=order,
             y_title="Training score" if training else "Accuracy",
         )
         return chart, table
@@ -174,12 +202,8 @@ def _samples_chart(runs, files, benchmarks, columns, title) -> tuple[object, pl.
             group = "benchmark" if samples["benchmark"].n_unique() > 1 else "file"
         table = aggregate.accuracy_table(samples, [group])
         overall = aggregate.accuracy_table(samples)
-        chart = later(
-            "accuracy_by_group",
-            table,
-            group,
-            title=title or f"Accuracy by {group} ({files[0].stem})",
-            overall=overall,
+        chart = _by_group(
+            table, group, title or f"Accuracy by {group} ({files[0].stem})", overall=overall
         )
         every = pl.concat(
             [
@@ -202,14 +226,13 @@ def _steps_chart(summary, nothing, benchmarks, columns, title) -> tuple[object, 
     """The training grid of a per-sample log's per-step summary."""
     if summary.height == 0:
         raise nothing
-    chart = later(
-        "training_dynamics",
+    chart = _grid(
         aggregate.sample_curves(summary),
+        list(benchmarks) if benchmarks else None,
+        "bands: Wilson 95% intervals over problems",
         title=title or "Accuracy and response length by step",
-        subtitle="bands: Wilson 95% intervals over problems",
         x_title="Step",
         columns=columns,
-        order=list(benchmarks) if benchmarks else None,
     )
     return chart, summary
 

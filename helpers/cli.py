@@ -18,7 +18,7 @@ from pathlib import Path
 
 import polars as pl
 
-from . import benchmarks
+from . import benchmarks, drawable
 from .choose import chart_for, later
 from .describe import describe
 from .engine import location
@@ -218,14 +218,15 @@ def _compare(args) -> tuple[object, pl.DataFrame]:
         print(line)
     for note in c.notes:
         print(f"note: {note}")
+    drawn = drawable.comparison(c)
     chart = later(
         "comparison",
-        c.curves,
-        c.differences,
-        c.problems,
+        drawn.curves,
+        drawn.differences,
+        drawn.problems,
         c.runs,
         title=args.title or f"{', '.join(c.runs[1:])} against {c.runs[0]}",
-        subtitle=f"baseline: {c.runs[0]}; " + _compared_at(c),
+        subtitle=drawable.subtitle(f"baseline: {c.runs[0]}; " + _compared_at(c), drawn.notes),
         columns=args.columns,
     )
     return chart, c.differences

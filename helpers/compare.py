@@ -67,7 +67,6 @@ DIFFERENCE_COLUMNS = {
     "selection_bias_a": pl.Float64,
     "selection_bias_b": pl.Float64,
 }
-MAX_FLIPS = 4000  # problems drawn in the per-problem view (the largest differences first)
 KEYS = ["run", "seed", "benchmark", "step"]
 
 
@@ -398,7 +397,7 @@ def _at_label(checkpoint: str) -> pl.Expr:
 
 def _flip_view(flips: list[pl.DataFrame], checkpoint: str) -> pl.DataFrame:
     """Problems whose accuracy differs between the runs, ranked by difference (largest gain
-    first), capped at MAX_FLIPS per comparison and benchmark."""
+    first); `drawable.comparison` thins them for the chart by rank."""
     if not flips:
         return pl.DataFrame()
     view = pl.concat(flips, how="diagonal_relaxed").filter(pl.col("difference") != 0)
@@ -418,5 +417,4 @@ def _flip_view(flips: list[pl.DataFrame], checkpoint: str) -> pl.DataFrame:
             descending=[False, False, True, False],
         )
     )
-    view = view.with_columns(rank=pl.int_range(pl.len()).over("comparison", "benchmark") + 1)
-    return view.filter(pl.col("rank") <= MAX_FLIPS)
+    return view.with_columns(rank=pl.int_range(pl.len()).over("comparison", "benchmark") + 1)

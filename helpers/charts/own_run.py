@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import altair as alt
 import polars as pl
 
@@ -10,10 +12,16 @@ from ._common import with_interval
 
 
 def accuracy_by_group(
-    table: pl.DataFrame, group: str, *, title: str, overall: pl.DataFrame | None = None
+    table: pl.DataFrame,
+    group: str,
+    *,
+    title: str,
+    overall: pl.DataFrame | None = None,
+    notes: Sequence[str] = (),
 ) -> alt.LayerChart:
     """Accuracy with Wilson 95% intervals per group (e.g. MATH difficulty level), from
-    `aggregate.accuracy_table`; `overall` (one row) adds a rule at the overall accuracy."""
+    `aggregate.accuracy_table`; `overall` (one row) adds a rule at the overall accuracy;
+    `notes` (what was left out) make the subtitle."""
     x = alt.X(f"{group}:O").title(group.replace("_", " ").capitalize()).axis(labelAngle=0)
     y = alt.Y("accuracy:Q").title("Accuracy").scale(domain=[0, 1]).axis(format=".0%")
     base = alt.Chart(table)
@@ -45,13 +53,16 @@ def accuracy_by_group(
             .mark_text(align="left", dy=-7, x=4, color="#444444")
             .encode(y="accuracy:Q", text="note:N"),
         ]
-    return alt.layer(*layers).properties(title=title, width=360, height=260)
+    heading = alt.Title(title, subtitle=list(notes)) if notes else title
+    return alt.layer(*layers).properties(title=heading, width=360, height=260)
 
 
-def accuracy_vs_size(table: pl.DataFrame, *, title: str, columns: int = 4) -> alt.FacetChart:
+def accuracy_vs_size(
+    table: pl.DataFrame, *, title: str, columns: int = 4, notes: Sequence[str] = ()
+) -> alt.FacetChart:
     """Accuracy against model size (log axis), one panel per benchmark, from
     `aggregate.size_table`: a point per model (columns model, size_b, benchmark, accuracy,
-    optional family) and the median trend."""
+    optional family) and the median trend; `notes` (what was left out) join the subtitle."""
     tooltip = ["model:N", "size_b:Q", alt.Tooltip("accuracy:Q", format=".3f")]
     if "family" in table.columns:
         tooltip.insert(1, "family:N")
@@ -80,7 +91,13 @@ def accuracy_vs_size(table: pl.DataFrame, *, title: str, columns: int = 4) -> al
         .properties(
             title=alt.Title(
                 title,
-                subtitle="line: median accuracy per half-decade of "
+                subtitle=[
+                    "line: median accuracy per half-decade of "
+                    "model size (bins with 3 or more models)",
+                    *notes,
+                ]
+                if notes
+                else "line: median accuracy per half-decade of "
                 "model size (bins with 3 or more models)",
             )
         )

@@ -33,13 +33,15 @@ def training_dynamics(
     accuracy_domain: Sequence[float] | None = None,
     token_domain: Sequence[float] | None = None,
     y_title: str = "Accuracy",
+    points: bool = True,
 ) -> alt.FacetChart:
     """001: one panel per benchmark, accuracy (left axis, blue circles) and token length (right
     axis, orange squares) against iteration, each panel with its own scales.
 
     `curves` is tidy (see CURVE_COLUMNS): metric is "accuracy" or "token length"; where `lo` and
     `hi` are set on accuracy rows, a band is drawn (an interval, or a stated range). Domains,
-    if given, are shared by every panel (otherwise each panel fits its own data).
+    if given, are shared by every panel (otherwise each panel fits its own data). With
+    `points` false the lines carry no point marks (long runs, where they merge into a band).
     """
     missing = set(CURVE_COLUMNS) - set(curves.columns)
     if missing:
@@ -65,6 +67,7 @@ def training_dynamics(
         else alt.Scale(zero=False)
     )
     tok_scale = alt.Scale(domain=list(token_domain)) if token_domain else alt.Scale()
+    marker = alt.OverlayMarkDef(filled=True, size=28) if points else False
     base = alt.Chart().encode(x=x)
     is_acc = alt.datum.metric == "accuracy"
     band = (
@@ -77,7 +80,7 @@ def training_dynamics(
     )
     accuracy = (
         base.transform_filter(is_acc & alt.expr.isValid(alt.datum.value))
-        .mark_line(point=alt.OverlayMarkDef(filled=True, size=28), strokeWidth=1.6)
+        .mark_line(point=marker, strokeWidth=1.6)
         .encode(
             y=alt.Y("value:Q").title(y_title).scale(acc_scale).axis(titleColor=blue),
             color=colour,
@@ -91,9 +94,7 @@ def training_dynamics(
     )
     tokens = (
         base.transform_filter(alt.datum.metric == "token length")
-        .mark_line(
-            point=alt.OverlayMarkDef(filled=True, size=28), strokeWidth=1.6, strokeDash=[1, 0]
-        )
+        .mark_line(point=marker, strokeWidth=1.6, strokeDash=[1, 0])
         .encode(
             y=alt.Y("value:Q")
             .title("Token Length")

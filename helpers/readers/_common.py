@@ -97,20 +97,23 @@ def numeric(path: Path, frame: pl.DataFrame, columns: Sequence[str]) -> pl.DataF
     """Cast columns to Float64; a cell that is not a number raises DataError naming its line
     (from a `__line` column where the frame has one, else its CSV line) and column. A
     trainer_state.json is one document: there the place is its log_history entry."""
-    out = {}
-    for c in columns:
-        cast = frame[c].cast(pl.Float64, strict=False)
-        bad = frame[c].is_not_null() & cast.is_null()
-        if bad.any():
-            row = int(bad.arg_true()[0])
-            line = int(frame["__line"][row]) if "__line" in frame.columns else row + 2
-            if path.suffix == ".json":
-                where = {"column": f"log_history[{line}].{c}"}
-            else:
-                where = {"line": line, "column": c}
-            raise DataError(path, "a number", got=frame[c][row], **where)
-        out[c] = cast
-    return frame.with_columns(**out)
+    if not columns:
+        return frame
+    columns = list(columns)
+    cast = frame.select(pl.col(columns).cast(pl.Float64, strict=False))
+    as_cast = pl.col(columns).cast(pl.Float64, strict=False)
+    bad = frame.select((pl.col(columns).is_not_null() & as_cast.is_null()).any()).row(0)
+    for c, failed in zip(columns, bad, strict=True):
+        if not failed:
+            continue
+        row = int((frame[c].is_not_null() & cast[c].is_null()).arg_true()[0])
+        line = int(frame["__line"][row]) if "__line" in frame.columns else row + 2
+        if path.suffix == ".json":
+            where = {"column": f"log_history[{line}].{c}"}
+        else:
+            where = {"line": line, "column": c}
+        raise DataError(path, "a number", got=frame[c][row], **where)
+    return frame.with_columns(cast)
 
 
 @contextmanager

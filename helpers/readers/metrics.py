@@ -75,36 +75,41 @@ class MetricLog:
     def scores(self) -> pl.DataFrame:
         """step, benchmark, score (a fraction), k: one row per logged value, in the log's
         benchmark order."""
-        parts = [
-            self.frame.select(
-                step=pl.col(self.step).cast(pl.Int64),
-                benchmark=pl.lit(b),
-                score=pl.col(c),
-                k=pl.lit(self.k.get(b), pl.Int64),
-            )
-            for b, c in self.accuracy.items()
-        ]
-        # NaN is how loggers write a missing value: treated as one
-        return (
-            pl.concat(parts).with_columns(pl.col("score").fill_nan(None)).drop_nulls("score")
-            if parts
-            else pl.DataFrame()
+        if not self.accuracy:
+            return pl.DataFrame()
+        k = pl.DataFrame(
+            {"benchmark": list(self.accuracy), "k": [self.k.get(b) for b in self.accuracy]},
+            schema={"benchmark": pl.String, "k": pl.Int64},
+        )
+        return self._long(self.accuracy, "score").join(
+            k, on="benchmark", how="left", maintain_order="left"
         )
 
     def token_lengths(self) -> pl.DataFrame:
         """step, benchmark (null: every benchmark), tokens."""
-        parts = [
-            self.frame.select(
-                step=pl.col(self.step).cast(pl.Int64),
-                benchmark=pl.lit(b, pl.String),
-                tokens=pl.col(c),
-            )
-            for b, c in self.tokens.items()
-        ]
+        return self._long(self.tokens, "tokens") if self.tokens else pl.DataFrame()
+
+    def _long(self, columns: Mapping[str | None, str], value: str) -> pl.DataFrame:
+        """One row per step and benchmark from the benchmark -> column mapping, benchmarks in
+        the mapping's order; NaN is how loggers write a missing value, and is treated as one."""
+        names = list(columns)
+        wide = self.frame.select(
+            pl.col(self.step).cast(pl.Int64).alias("step"),
+            *(pl.col(c).cast(pl.Float64).alias(str(i)) for i, c in enumerate(columns.values())),
+        )
+        position = pl.col("variable").cast(pl.Int64)
         return (
-            pl.concat(parts).with_columns(pl.col("tokens").fill_nan(None)).drop_nulls("tokens")
-            if parts
-            else pl.DataFrame()
+            wide.unpivot(index="step", value_name=value)
+            .with_columns(pl.col(value).fill_nan(None))
+            .drop_nulls(value)
+            .with_columns(
+                benchmark=position.replace_strict(
+                    list(range(len(names))), names, return_dtype=pl.String
+                ),
+                _position=position,
+            )
+            .sort("_position", maintain_order=True)
+            .select("step", "benchmark", value)
         )
 
 

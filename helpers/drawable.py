@@ -1,0 +1,159 @@
+"""What a chart can show: at most a few dozen panels, and in each series no more points than a
+panel is wide. Logs have thousands of steps and sometimes thousands of benchmarks; a chart
+drawn from them is fitted here, before it is built, and says in its subtitle how.
+
+A series is thinned to every n-th logged value of x (always keeping its first and last), so
+each drawn point is a value the log holds, with its own interval; the `.csv` output keeps every
+row. Panels past the limit are left out by name. Each chart's data then stays under altair's
+row limit (`MAX_ROWS`), which is kept as a guard rather than switched off: a spec carries no
+data it does not draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import polars as pl
+
+MAX_ROWS = 5000  # altair's default limit for one chart's data
+MAX_PANELS = 24  # six rows of four: past that a grid is not read panel by panel
+MAX_GROUPS = 40  # categories along one axis
+POINTS_PER_SERIES = 200  # a 190-260 px panel shows no more
+MARKED_POINTS = 60  # past this many values a line's point marks merge into a band
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def subtitle(lines: str | list[str], notes: Sequence[str]) -> str | list[str]:
+    """A chart's subtitle with the notes of what was left out after it (unchanged without)."""
+    if not notes:
+        return lines
+    return [line for line in ([lines] if isinstance(lines, str) else lines) if line] + list(notes)
+
+
+@dataclass
+class Fitted:
+    """A chart's frame fitted to what it can show, the names it keeps in order, and one note
+    per reduction for the subtitle (none when nothing was left out)."""
+
+    frame: pl.DataFrame
+    order: list[str] | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def panels(
+    frame: pl.DataFrame,
+    column: str,
+    *,
+    order: Sequence[str] | None = None,
+    limit: int = MAX_PANELS,
+    what: str = "benchmarks",
+) -> Fitted:
+    """Keep the first `limit` values of `column` (in `order`, else as first seen)."""
+    names = list(order) if order is not None else frame[column].unique(maintain_order=True)
+    names = [str(n) for n in names]
+    if len(names) <= limit:
+        return Fitted(frame, names)
+    kept = names[:limit]
+    note = f"{limit} of {len(names):,} {what} drawn (the first {limit}"
+    note += "; --benchmarks picks others)" if what == "benchmarks" else ")"
+    return Fitted(frame.filter(pl.col(column).cast(pl.String).is_in(kept)), kept, [note])
+
+
+def thin(
+    frame: pl.DataFrame,
+    x: str,
+    series: Sequence[str],
+    *,
+    budget: int = MAX_ROWS - 200,
+    most: int = POINTS_PER_SERIES,
+    what: str = "steps",
+    per: str = "line",
+) -> Fitted:
+    """Keep in each series (rows sharing the `series` columns) every n-th distinct value of `x`
+    and its last, so the frame holds at most `budget` rows and a series at most `most` values
+    of x; rows whose x is null (a run evaluated once) are always kept."""
+    if frame.height <= budget and not longest(frame, x, series) > most:
+        return Fitted(frame)
+    n_series = max(1, frame.select(pl.struct(list(series)).n_unique()).item())
+    limit = max(2, min(most, budget // n_series))
+    while True:
+        kept, stride, most_values = _every_nth(frame, x, series, limit)
+        if kept.height <= budget or limit == 2:
+            break
+        limit = max(2, limit // 2)
+    if stride <= 1:
+        return Fitted(frame)
+    note = (
+        f"up to {most_values:,} {what} per {per}: every {ordinal(stride)} drawn, and the last "
+        "(the .csv output holds them all)"
+    )
+    return Fitted(kept, notes=[note])
+
+
+def longest(frame: pl.DataFrame, x: str, series: Sequence[str]) -> int:
+    """The most distinct values of `x` any series holds."""
+    if frame.height == 0:
+        return 0
+    counts = frame.filter(pl.col(x).is_not_null()).group_by(list(series)).agg(pl.col(x).n_unique())
+    return int(counts[x].max() or 0)
+
+
+def _every_nth(
+    frame: pl.DataFrame, x: str, series: Sequence[str], limit: int
+) -> tuple[pl.DataFrame, int, int]:
+    """Rows at every stride-th value of x within each series (stride = ceil((m - 1) /
+    (limit - 1)) for a series of m values, so at most `limit` are kept), the largest stride,
+    and the longest series."""
+    over = list(series)
+    rank = (pl.col(x).rank("dense").over(over) - 1).cast(pl.Int64)
+    m = pl.col(x).drop_nulls().n_unique().over(over).cast(pl.Int64)
+    stride = pl.max_horizontal(pl.lit(1, pl.Int64), (m - 2) // (limit - 1) + 1)
+    marked = frame.with_columns(_rank=rank, _m=m, _stride=stride)
+    keep = pl.col(x).is_null() | (pl.col("_rank") % pl.col("_stride") == 0)
+    keep = keep | (pl.col("_rank") == pl.col("_m") - 1)
+    valued = marked.filter(pl.col(x).is_not_null())
+    largest = int(valued["_stride"].max() or 1)
+    longest = int(valued["_m"].max() or 0)
+    return marked.filter(keep).drop("_rank", "_m", "_stride"), largest, longest
+
+
+@dataclass
+class DrawnComparison:
+    """The three frames `charts.comparison` draws, fitted, and the notes for its subtitle."""
+
+    curves: pl.DataFrame
+    differences: pl.DataFrame
+    problems: pl.DataFrame
+    notes: list[str]
+
+
+def comparison(c) -> DrawnComparison:
+    """A `compare.Comparison`'s frames fitted to what its chart can show: the same benchmarks
+    in every part (at most `MAX_PANELS`), curves and differences thinned by step, the flipped
+    problems by rank (ranked by difference, so every n-th keeps the distribution's shape)."""
+    shown = panels(c.differences, "benchmark", order=_first_seen(c.differences, "benchmark"))
+    keep = pl.col("benchmark").is_in(shown.order)
+    curves = thin(c.curves.filter(keep), "step", ("run", "seed", "benchmark", "kind"))
+    differences = thin(shown.frame, "step", ("comparison", "benchmark"))
+    problems = c.problems
+    flips = Fitted(problems)
+    if problems.height:
+        flips = thin(
+            problems.filter(keep),
+            "rank",
+            ("comparison", "benchmark"),
+            what="problems that flipped",
+            per="panel",
+        )
+    notes = shown.notes + curves.notes + [n for n in differences.notes if n not in curves.notes]
+    return DrawnComparison(curves.frame, differences.frame, flips.frame, notes + flips.notes)
+
+
+def _first_seen(frame: pl.DataFrame, column: str) -> list[str]:
+    return frame[column].unique(maintain_order=True).to_list()
