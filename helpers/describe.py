@@ -42,7 +42,9 @@ def describe(path: Path, label: str | None = None, **options) -> list[str]:
             )
         return lines
     table = run.scores
-    for b in run.order or table["benchmark"].unique(maintain_order=True).to_list():
+    if table is None:  # response length alone (a training log with no accuracy named)
+        lines.append("  no accuracy or score column recognised (--map accuracy=TEMPLATE)")
+    for b in [] if table is None else run.order or table["benchmark"].unique(maintain_order=True):
         rows = table.filter(pl.col("benchmark") == b)
         n = rows["problems"][0]
         size = (

@@ -23,6 +23,14 @@ SKY14_METRICS = REALDATA / "skythought_qwen2.5-14b-instruct_math500_metrics.json
 CHECKPOINTS = REALDATA / "skythought_sky-t1-32b_aime24_checkpoints"
 LIGHTEVAL = REALDATA / "open-rs_lighteval_results_exp2"
 OBS = REALDATA / "obsscaling_base_llm_benchmark_eval.csv"
+# added in the third pass (see its README): the readers of issues 23 and 24 are still to come
+VERIFIERS_MATH = REALDATA / "verifiers_math_python"
+VERIFIERS_GSM8K = REALDATA / "verifiers_gsm8k"
+VERIFIERS_WORDLE = REALDATA / "verifiers_wordle"
+HF_TRAINER = REALDATA / "math_meme_repair_hf_trainer"
+MLFLOW = REALDATA / "llm_self_training_mlflow"
+GRPO_COMPLETIONS = REALDATA / "illustrated_grpo_trl_stage2"
+GRPO_STATE = REALDATA / "illustrated_grpo_trl_stage4"
 EXAMPLE = DATA / "examples" / "simulated_run.parquet"
 
 
