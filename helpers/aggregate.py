@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
+import narwhals as nw
 import polars as pl
 
 from . import analysis, stats
@@ -88,6 +89,7 @@ def aggregate_samples(
     percentiles: Sequence[float] = (0.5, 0.9),
     bin_tokens: int = TOKEN_BIN,
     rows_per_pass: int = engine_module.ROWS_PER_PASS,
+    where: object = "the per-sample log",
 ) -> pl.DataFrame:
     """Per step and benchmark: problems, samples, accuracy (mean over problems of the share of
     correct samples) with a Wilson 95% interval counting problems, unbiased pass@k in `pass_k`
@@ -98,7 +100,8 @@ def aggregate_samples(
 
     `samples` is a polars LazyFrame (engine "polars": streamed in step ranges of at most
     `rows_per_pass` rows, so memory stays bounded whatever the log's size) or a Spark DataFrame
-    (engine "spark"); the aggregation itself is written once, in `helpers.engine`.
+    (engine "spark"); the aggregation itself is written once, in `helpers.engine`. A sample
+    id repeated within a problem is a DataError naming `where`.
     """
     summary = engine_module.aggregate(
         samples,
@@ -108,12 +111,36 @@ def aggregate_samples(
         rows_per_pass=rows_per_pass,
         progress=progress,
     )
+    _each_sample_once(samples, summary, engine, where)
     pass_k = pl.when(pl.col("k") > 1).then(pl.coalesce("fixed", "any_correct"))
     columns = ["step", "benchmark", "problems", "samples", "k", "accuracy", "mean_tokens"]
     columns += [f"p{round(q * 100)}_tokens" for q in percentiles]
     return with_wilson(
         summary.with_columns(pass_k=pass_k.otherwise(None)).select(*columns, "pass_k")
     ).sort("step", "benchmark")
+
+
+def _each_sample_once(samples, summary: pl.DataFrame, engine: str, where: object) -> None:
+    """Refuse a sample id repeated within a problem (a row or a file given twice). The
+    aggregation's own pass finds it wherever a problem has more rows than its ids span; only
+    where ids are sparse does the exact count of distinct ids take a pass of its own."""
+    suspect = summary.filter((pl.col("repeated") > 0) | (pl.col("sparse") > 0))
+    if suspect.height == 0:
+        return
+    frame = nw.from_native(samples)
+    if engine == "polars":
+        frame = frame.with_columns(nw.col("benchmark").cast(nw.String))
+    counts = engine_module.collect(engine_module.problem_counts(frame), where)
+    twice = counts.filter(pl.col("distinct") < pl.col("n")).sort("step", "benchmark", "problem_id")
+    if twice.height:
+        row = twice.row(0, named=True)
+        raise DataError(
+            where,
+            "each (problem_id, sample_id) once per benchmark and step (the same rows or file "
+            f"given twice?); problem {row['problem_id']!r} of {row['benchmark']} at step "
+            f"{row['step']} has {row['n']} rows for {row['distinct']} sample ids",
+            column="sample_id",
+        )
 
 
 def sample_curves(summary: pl.DataFrame) -> pl.DataFrame:

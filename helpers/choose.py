@@ -112,6 +112,7 @@ def _fitting(
     if engine == "spark":
         return _spark_chart([str(f) for f in files], benchmarks, columns, title)
     files = [engine_module.local(f) for f in files]
+    readers.distinct_inputs(files)
     progress = progress or (lambda i, n, path: None)
     runs = []
     for i, f in enumerate(files, 1):
@@ -200,6 +201,7 @@ def _samples_chart(runs, files, benchmarks, columns, title) -> tuple[object, pl.
                 how="diagonal_relaxed",
             )
             group = "benchmark" if samples["benchmark"].n_unique() > 1 else "file"
+        _each_sample_once(samples, files[0] if len(files) == 1 else files[0].parent)
         table = aggregate.accuracy_table(samples, [group])
         overall = aggregate.accuracy_table(samples)
         chart = _by_group(
@@ -213,7 +215,24 @@ def _samples_chart(runs, files, benchmarks, columns, title) -> tuple[object, pl.
             how="diagonal_relaxed",
         )
         return chart, every
-    return _steps_chart(aggregate.aggregate_samples(lf), nothing, benchmarks, columns, title)
+    where = files[0] if len(files) == 1 else files[0].parent
+    summary = aggregate.aggregate_samples(lf, where=where)
+    return _steps_chart(summary, nothing, benchmarks, columns, title)
+
+
+def _each_sample_once(samples: pl.DataFrame, where) -> None:
+    """Refuse a (benchmark, problem, sample id) given twice: it would be counted twice."""
+    key = [c for c in ("benchmark", "problem_id", "sample_id") if c in samples.columns]
+    twice = samples.filter(pl.struct(key).is_duplicated())
+    if twice.height:
+        row = twice.row(0, named=True)
+        raise DataError(
+            where,
+            "each (problem_id, sample_id) once per benchmark (the same rows or file given "
+            f"twice?); problem {row['problem_id']!r} has sample id {row['sample_id']} more "
+            "than once",
+            column="sample_id",
+        )
 
 
 def _nothing(where, benchmarks) -> DataError:
@@ -243,5 +262,5 @@ def _spark_chart(files, benchmarks, columns, title) -> tuple[object, pl.DataFram
     frame = engine_module.spark_samples(files)
     if benchmarks:
         frame = frame.filter(frame["benchmark"].isin(list(benchmarks)))
-    summary = aggregate.aggregate_samples(frame, engine="spark")
+    summary = aggregate.aggregate_samples(frame, engine="spark", where=files[0])
     return _steps_chart(summary, _nothing(files[0], benchmarks), benchmarks, columns, title)

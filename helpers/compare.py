@@ -24,7 +24,7 @@ from . import engine as engine_module
 from . import paired, stats
 from .aggregate import with_wilson
 from .errors import DataError
-from .readers import load
+from .readers import distinct_inputs, load
 from .readers._common import reading
 
 CHECKPOINTS = ("same", "best")
@@ -102,6 +102,9 @@ def _entries(runs) -> list[tuple[str, int, Path | str]]:
             out.append(
                 (str(name), sum(1 for n, _, _ in out if n == name), engine_module.location(p))
             )
+    for name in dict.fromkeys(n for n, _, _ in out):  # a run's seeds: each log once
+        seeds = [p for n, _, p in out if n == name and isinstance(p, Path)]
+        distinct_inputs(seeds)
     return out
 
 

@@ -74,6 +74,9 @@ def summarize(
             nw.col("n").max().alias("k_max"),
             nw.col("share").mean().alias("accuracy"),
             nw.col("hit").mean().alias("any_correct"),
+            # more rows than the ids span: some id repeats; fewer: sparse ids, checked apart
+            (nw.col("n") > nw.col("span")).cast(nw.Int64).sum().alias("repeated"),
+            (nw.col("n") < nw.col("span")).cast(nw.Int64).sum().alias("sparse"),
         )
     )
     # one histogram of response lengths per group, read once: its sums give the mean, and the
@@ -105,9 +108,12 @@ def summarize(
 
 
 def per_problem(frame: nw.LazyFrame, keys: Keys) -> nw.LazyFrame:
-    """Samples (n) and correct ones (c) per problem, with the problem's group keys."""
+    """Samples (n), correct ones (c) and the span of sample ids per problem, with the
+    problem's group keys (more rows than the span holds ids: a sample given twice)."""
     counts = frame.group_by(list(keys.problem)).agg(
-        nw.len().alias("n"), nw.col("correct").cast(nw.Int64).sum().alias("c")
+        nw.len().alias("n"),
+        nw.col("correct").cast(nw.Int64).sum().alias("c"),
+        (nw.col("sample_id").max() - nw.col("sample_id").min() + 1).alias("span"),
     )
     return _derive(counts, keys.from_problem)
 

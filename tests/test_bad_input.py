@@ -102,12 +102,54 @@ def _two_steps_no_name(d: Path) -> list[str]:
     return [str(d / "run")]
 
 
+def _twice(d: Path) -> list[str]:
+    _samples().write_parquet(d / "a.parquet")
+    return [str(d / "a.parquet"), str(d / "a.parquet")]
+
+
+def _and_its_link(d: Path) -> list[str]:
+    _samples().write_parquet(d / "a.parquet")
+    (d / "link.parquet").symlink_to(d / "a.parquet")
+    return [str(d / "a.parquet"), str(d / "link.parquet")]
+
+
+def _folder_and_its_file(d: Path) -> list[str]:
+    (d / "run" / "ckpt_10").mkdir(parents=True)
+    (d / "run" / "ckpt_10" / "s.jsonl").write_text(json.dumps(QWEN) + "\n")
+    return [str(d / "run"), str(d / "run" / "ckpt_10" / "s.jsonl")]
+
+
 QWEN = {"idx": 0, "level": 1, "score": [True], "code": ["x"]}
 WANDB = "_step,val/test_score/a\n"
 
 # kind -> (files maker, extra args, words the error must hold)
 CATALOGUE = {
     "empty csv": (_text("e.csv", ""), [], "empty"),
+    "the same file twice": (_twice, [], "each input once; this is the same as the input"),
+    "a file and a link to it": (_and_its_link, [], "each input once; this is the same as"),
+    "a folder and a file in it": (_folder_and_its_file, [], "each input once; this is inside"),
+    "a duplicated row": (
+        _frame("d.parquet", pl.concat([_samples(), _samples().head(1)])),
+        [],
+        "'p0' of b at step 0 has 2 rows for 1 sample ids",
+    ),
+    "a duplicated row, sparse sample ids": (
+        _frame(
+            "d.csv",
+            pl.concat(
+                [_samples(sample_id=[0, 0, 0, 0])]
+                + [_samples().head(1).with_columns(sample_id=pl.lit(5, pl.Int64))] * 2
+            ),
+            "csv",
+        ),
+        [],
+        "'p0' of b at step 0 has 3 rows for 2 sample ids",
+    ),
+    "one evaluation given twice in one file": (
+        _text("q.jsonl", (json.dumps(QWEN) + "\n") * 2),
+        [],
+        "problem '0' has sample id 0 more than once",
+    ),
     "header only": (_text("h.csv", WANDB), [], "empty or NaN"),
     "no step column": (_text("s.csv", "epoch,val/test_score/a\n0,0.5\n"), [], "a step column"),
     "duplicated step": (_text("d.csv", WANDB + "0,0.5\n0,0.6\n"), [], "each step once"),
@@ -278,6 +320,41 @@ def test_catalogue_of_bad_input(kind, tmp_path, capsys):
     assert len(lines) == 1 and lines[0].startswith("error: "), err
     assert words in lines[0], lines[0]
     assert not out.exists()
+
+
+def test_links_in_a_folder_are_read_once_and_loops_never_entered(tmp_path, capsys):
+    """A `latest -> checkpoint-21` link beside its target, and a link back up (a loop): the
+    run is read as if neither were there, and inspect names both."""
+    run = tmp_path / "run"
+    (run / "checkpoint-21").mkdir(parents=True)
+    rows = "".join(json.dumps({**QWEN, "idx": i, "score": [i % 3 == 0]}) + "\n" for i in range(6))
+    (run / "checkpoint-21" / "s.jsonl").write_text(rows)
+    (run / "checkpoint-49").mkdir()
+    (run / "checkpoint-49" / "s.jsonl").write_text(rows.replace("false", "true"))
+    plain = tmp_path / "plain.csv"
+    assert main(["plot", str(run), "-o", str(plain)]) == 0
+    (run / "latest").symlink_to(run / "checkpoint-49")
+    (run / "checkpoint-21" / "up").symlink_to(run)
+    linked = tmp_path / "linked.csv"
+    assert main(["plot", str(run), "-o", str(linked)]) == 0
+    assert linked.read_bytes() == plain.read_bytes()
+    assert pl.read_csv(linked)["accuracy"].to_list() == pytest.approx([2 / 6, 1.0])
+    capsys.readouterr()
+    assert main(["inspect", str(run)]) == 0
+    assert "2 link(s) to what was already read, left out: checkpoint-21/up, latest" in (
+        capsys.readouterr().out
+    )
+
+
+def test_a_link_loop_in_a_partitioned_folder_never_hangs(tmp_path):
+    part = tmp_path / "hive" / "step=1"
+    part.mkdir(parents=True)
+    _samples().filter(step=0).drop("step").write_parquet(part / "x.parquet")
+    (part / "up").symlink_to(tmp_path / "hive")
+    (tmp_path / "hive" / "latest").symlink_to(part)
+    result = _cli("plot", tmp_path / "hive", "-o", tmp_path / "o.csv", timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert pl.read_csv(tmp_path / "o.csv")["samples"].to_list() == [2]
 
 
 def test_catalogue_has_forty_kinds_or_more():

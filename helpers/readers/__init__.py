@@ -14,6 +14,7 @@ Reading never draws: the charts are chosen in `helpers.cli`, the numbers made in
 
 from __future__ import annotations
 
+from ._common import distinct_inputs
 from .detect import FORMATS, detect
 from .evals import read_lm_eval, read_qwen_math
 from .metrics import read_metric_log
@@ -25,6 +26,7 @@ __all__ = [
     "SAMPLE_COLUMNS",
     "Loaded",
     "detect",
+    "distinct_inputs",
     "load",
     "read_lm_eval",
     "read_metric_log",

@@ -127,7 +127,7 @@ def reading(path: Path | str):
         message = str(e).splitlines()[0][:160]
         path = Path(path)
         if path.is_dir():
-            files = sorted(path.rglob("*.parquet"))
+            files = files_in(path, (".parquet",))[0]
             first = pl.read_parquet_schema(files[0]) if files else {}
             for f in files[1:]:
                 try:
@@ -144,3 +144,83 @@ def reading(path: Path | str):
                         got=str(schema[differs[0]]),
                     ) from None
         raise DataError(path, "data that can be read as one table", got=message) from None
+
+
+def files_in(folder: Path, suffixes: Sequence[str] = ()) -> tuple[list[Path], list[str]]:
+    """Every file under `folder` (ending in one of `suffixes`, if given), each read once.
+
+    Symbolic links are followed once: a link to a file or folder already reached (a `latest ->
+    checkpoint-10` beside its target) is left out, and a link back to a folder above (a loop)
+    is never entered. A path without links wins over a link to the same place. Returns the
+    files, sorted, and one note naming the links left out (none if there were none).
+    """
+    seen_dirs: set[tuple[int, int]] = set()
+    seen_files: set[tuple[int, int]] = set()
+    files: list[Path] = []
+    skipped: list[str] = []
+    links: list[Path] = []
+    pending = [folder]
+    while pending or links:
+        if not pending:  # every real path walked: now the links, in order
+            link = links.pop(0)
+            try:
+                target = link.stat()
+            except OSError:  # a dangling link
+                skipped.append(f"{link.relative_to(folder)} (dangling)")
+                continue
+            key = (target.st_dev, target.st_ino)
+            if key in (seen_dirs if link.is_dir() else seen_files):
+                skipped.append(str(link.relative_to(folder)))
+            elif link.is_dir():
+                pending.append(link)
+            else:
+                seen_files.add(key)
+                files.append(link)
+            continue
+        here = pending.pop()
+        info = here.stat()
+        if (info.st_dev, info.st_ino) in seen_dirs:
+            skipped.append(str(here.relative_to(folder)))
+            continue
+        seen_dirs.add((info.st_dev, info.st_ino))
+        for entry in sorted(here.iterdir()):
+            if entry.is_symlink():
+                links.append(entry)
+            elif entry.is_dir():
+                pending.append(entry)
+            elif entry.is_file():
+                stat = entry.stat()
+                seen_files.add((stat.st_dev, stat.st_ino))
+                if not suffixes or entry.suffix.lower() in suffixes:
+                    files.append(entry)
+    files = [f for f in files if not suffixes or f.suffix.lower() in suffixes]
+    notes = []
+    if skipped:
+        notes.append(
+            f"{len(skipped)} link(s) to what was already read, left out: "
+            + ", ".join(sorted(skipped)[:4])
+            + (" ..." if len(skipped) > 4 else "")
+        )
+    return sorted(files), notes
+
+
+def distinct_inputs(paths: Sequence[Path]) -> None:
+    """Refuse an input given twice: the same file or folder (also through a link, or a hard
+    link), or a file or folder inside another input; its samples would be counted twice."""
+    seen: list[tuple[Path, Path]] = []  # (as given, resolved)
+    for path in paths:
+        real = path.resolve()
+        for given, other in seen:
+            same = real == other or (real.exists() and other.exists() and real.samefile(other))
+            if same or other in real.parents or real in other.parents:
+                how = (
+                    "the same as"
+                    if same
+                    else "inside"
+                    if other in real.parents
+                    else "a folder holding"
+                )
+                raise DataError(
+                    path, f"each input once; this is {how} the input {given}, read already"
+                )
+        seen.append((path, real))

@@ -9,7 +9,7 @@ from pathlib import Path
 import polars as pl
 
 from ..errors import DataError
-from ._common import csv_header, first_json, read_document, regular_file
+from ._common import csv_header, files_in, first_json, read_document, regular_file
 from .metrics import CONVENTIONS, STEP_NAMES, recognise
 from .tables import SAMPLE_COLUMNS
 
@@ -71,7 +71,7 @@ def detect(path: str | Path, mapping: Mapping[str, str] | None = None) -> str:
     if not path.is_dir():
         regular_file(path)
     if path.is_dir():
-        if any(path.rglob("*.parquet")) or any(path.rglob("*.json*")) or any(path.rglob("*.csv")):
+        if files_in(path, (".parquet", ".json", ".jsonl", ".csv"))[0]:
             return "folder"
         raise DataError(path, "a folder holding .parquet, .jsonl, .json or .csv logs; found none")
     suffix = path.suffix.lower()

@@ -13,7 +13,7 @@ import polars as pl
 from .. import benchmarks as bench
 from ..errors import DataError
 from . import evals, results
-from ._common import reading
+from ._common import files_in, reading
 from .detect import FORMATS, detect
 from .metrics import read_metric_log
 from .tables import SAMPLE_COLUMNS, read_scores, scan_samples, scan_table
@@ -171,13 +171,11 @@ def _metric_log(path: Path, kind: str, options: dict) -> Loaded:
 def _folder(path: Path, options: dict) -> Loaded:
     """Every log in a folder: a hive-partitioned per-sample table, or one file per checkpoint
     (and benchmark), the step read from the folder names."""
-    files = sorted(
-        p for p in path.rglob("*") if p.is_file() and p.suffix in (".parquet", ".json", ".jsonl")
-    )
+    files, links = files_in(path, (".parquet", ".json", ".jsonl"))
     if files and all(p.suffix == ".parquet" for p in files):
         names = scan_table(path).collect_schema().names()  # hive partitions included
         if set(SAMPLE_COLUMNS) <= set(names):
-            return Loaded(path, "samples", samples=scan_samples([path]))
+            return Loaded(path, "samples", samples=scan_samples([path]), notes=links)
     kinds = {f: detect(f, options.get("mapping")) for f in files}
     bad = next((f for f, k in kinds.items() if k in ("samples", "scores")), None)
     if bad is not None:
@@ -193,6 +191,7 @@ def _folder(path: Path, options: dict) -> Loaded:
     if not loaded:
         raise DataError(path, "log files (.parquet, .json, .jsonl) in the folder; found none")
     run = combine(path, loaded)
+    run.notes += links
     if len(kinds) < len(files):
         run.notes.append(
             f"{len(summaries)} *_metrics.json summaries left out: per-sample files read"

@@ -9,7 +9,7 @@ from pathlib import Path
 import polars as pl
 
 from ..errors import DataError
-from ._common import csv_header, numeric
+from ._common import csv_header, files_in, numeric
 
 SAMPLE_COLUMNS = {
     "step": pl.Int64,
@@ -27,10 +27,11 @@ TRUE, FALSE = ("true", "1"), ("false", "0")  # accepted spellings of `correct`, 
 def scan_table(path: Path, file_column: str | None = None) -> pl.LazyFrame:
     """A lazy scan; `file_column` adds each row's file (to name it in an error)."""
     try:
-        if path.is_dir():
-            lf = pl.scan_parquet(
-                path / "**" / "*.parquet", hive_partitioning=True, include_file_paths=file_column
-            )
+        if path.is_dir():  # the files listed here: polars' own glob follows link loops
+            files = files_in(path, (".parquet",))[0]
+            if not files:
+                raise DataError(path, "Parquet files in the folder; found none")
+            lf = pl.scan_parquet(files, hive_partitioning=True, include_file_paths=file_column)
         elif path.suffix == ".parquet":
             lf = pl.scan_parquet(path, include_file_paths=file_column)
         elif path.suffix == ".csv":
