@@ -134,13 +134,25 @@ def _each_sample_once(samples, summary: pl.DataFrame, engine: str, where: object
     twice = counts.filter(pl.col("distinct") < pl.col("n")).sort("step", "benchmark", "problem_id")
     if twice.height:
         row = twice.row(0, named=True)
-        raise DataError(
+        raise given_twice(
             where,
-            "each (problem_id, sample_id) once per benchmark and step (the same rows or file "
-            f"given twice?); problem {row['problem_id']!r} of {row['benchmark']} at step "
-            f"{row['step']} has {row['n']} rows for {row['distinct']} sample ids",
-            column="sample_id",
+            row["problem_id"],
+            f"has {row['n']} rows for {row['distinct']} sample ids",
+            row["benchmark"],
+            row["step"],
         )
+
+
+def given_twice(where, problem, detail: str, benchmark=None, step=None) -> DataError:
+    """The one error for a sample counted twice (a row, or a file, given twice)."""
+    of = f" of {benchmark}" if benchmark is not None else ""
+    at = f" at step {step}" if step is not None else ""
+    return DataError(
+        where,
+        "each (problem_id, sample_id) once per benchmark and step (the same rows or file given "
+        f"twice?); problem {problem!r}{of}{at} {detail}",
+        column="sample_id",
+    )
 
 
 def sample_curves(summary: pl.DataFrame) -> pl.DataFrame:

@@ -226,13 +226,8 @@ def _each_sample_once(samples: pl.DataFrame, where) -> None:
     twice = samples.filter(pl.struct(key).is_duplicated())
     if twice.height:
         row = twice.row(0, named=True)
-        raise DataError(
-            where,
-            "each (problem_id, sample_id) once per benchmark (the same rows or file given "
-            f"twice?); problem {row['problem_id']!r} has sample id {row['sample_id']} more "
-            "than once",
-            column="sample_id",
-        )
+        detail = f"has sample id {row['sample_id']} more than once"
+        raise aggregate.given_twice(where, row["problem_id"], detail, row.get("benchmark"))
 
 
 def _nothing(where, benchmarks) -> DataError:

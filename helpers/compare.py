@@ -22,7 +22,7 @@ import polars as pl
 
 from . import engine as engine_module
 from . import paired, stats
-from .aggregate import with_wilson
+from .aggregate import given_twice, with_wilson
 from .errors import DataError
 from .readers import distinct_inputs, load
 from .readers._common import reading
@@ -135,12 +135,12 @@ def _read(
             dup = counts.filter(pl.col("distinct") < pl.col("n"))
             if dup.height:
                 row = dup.sort("benchmark", "step", "problem_id").row(0, named=True)
-                raise DataError(
+                raise given_twice(
                     path,
-                    "each (problem_id, sample_id) once per benchmark and step; problem "
-                    f"{row['problem_id']!r} of {row['benchmark']} at step {row['step']} has "
-                    f"{row['n']} rows for {row['distinct']} sample ids",
-                    column="problem_id",
+                    row["problem_id"],
+                    f"has {row['n']} rows for {row['distinct']} sample ids",
+                    row["benchmark"],
+                    row["step"],
                 )
             per_problem.append(
                 counts.select(**tag, benchmark="benchmark", step="step", problem_id="problem_id")
