@@ -130,10 +130,15 @@ def _each_sample_once(samples, summary: pl.DataFrame, engine: str, where: object
     frame = nw.from_native(samples)
     if engine == "polars":
         frame = frame.with_columns(nw.col("benchmark").cast(nw.String))
-    counts = engine_module.collect(engine_module.problem_counts(frame), where)
-    twice = counts.filter(pl.col("distinct") < pl.col("n")).sort("step", "benchmark", "problem_id")
+    each_sample_once(engine_module.collect(engine_module.problem_counts(frame), where), where)
+
+
+def each_sample_once(counts: pl.DataFrame, where: object) -> None:
+    """Refuse a problem with fewer distinct sample ids than rows, in `engine.problem_counts`
+    (the first by benchmark, step and problem)."""
+    twice = counts.filter(pl.col("distinct") < pl.col("n"))
     if twice.height:
-        row = twice.row(0, named=True)
+        row = twice.sort("benchmark", "step", "problem_id").row(0, named=True)
         raise given_twice(
             where,
             row["problem_id"],

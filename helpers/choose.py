@@ -178,11 +178,12 @@ def _fitting(
             y_title="Training score" if training else "Accuracy",
         )
         return chart, table
-    with reading(files[0] if len(files) == 1 else files[0].parent):
-        return _samples_chart(runs, files, benchmarks, columns, title)
+    where = files[0] if len(files) == 1 else files[0].parent
+    with reading(where):
+        return _samples_chart(runs, files, where, benchmarks, columns, title)
 
 
-def _samples_chart(runs, files, benchmarks, columns, title) -> tuple[object, pl.DataFrame]:
+def _samples_chart(runs, files, where, benchmarks, columns, title) -> tuple[object, pl.DataFrame]:
     """The chart for per-sample logs: over steps, or (one evaluation) by level or benchmark."""
     lf = _samples(runs, benchmarks)
     nothing = _nothing(files[0], benchmarks)
@@ -201,7 +202,7 @@ def _samples_chart(runs, files, benchmarks, columns, title) -> tuple[object, pl.
                 how="diagonal_relaxed",
             )
             group = "benchmark" if samples["benchmark"].n_unique() > 1 else "file"
-        _each_sample_once(samples, files[0] if len(files) == 1 else files[0].parent)
+        _each_sample_once(samples, where)
         table = aggregate.accuracy_table(samples, [group])
         overall = aggregate.accuracy_table(samples)
         chart = _by_group(
@@ -215,7 +216,6 @@ def _samples_chart(runs, files, benchmarks, columns, title) -> tuple[object, pl.
             how="diagonal_relaxed",
         )
         return chart, every
-    where = files[0] if len(files) == 1 else files[0].parent
     summary = aggregate.aggregate_samples(lf, where=where)
     return _steps_chart(summary, nothing, benchmarks, columns, title)
 

@@ -22,7 +22,7 @@ import polars as pl
 
 from . import engine as engine_module
 from . import paired, stats
-from .aggregate import given_twice, with_wilson
+from .aggregate import each_sample_once, with_wilson
 from .errors import DataError
 from .readers import distinct_inputs, load
 from .readers._common import reading
@@ -132,16 +132,7 @@ def _read(
                 with reading(path):
                     counts = engine_module.collect(engine_module.problem_counts(nw.from_native(lf)))
         if counts is not None:
-            dup = counts.filter(pl.col("distinct") < pl.col("n"))
-            if dup.height:
-                row = dup.sort("benchmark", "step", "problem_id").row(0, named=True)
-                raise given_twice(
-                    path,
-                    row["problem_id"],
-                    f"has {row['n']} rows for {row['distinct']} sample ids",
-                    row["benchmark"],
-                    row["step"],
-                )
+            each_sample_once(counts, path)
             per_problem.append(
                 counts.select(**tag, benchmark="benchmark", step="step", problem_id="problem_id")
                 .with_columns(counts.select("n", "c"))

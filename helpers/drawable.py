@@ -137,7 +137,7 @@ def comparison(c) -> DrawnComparison:
     """A `compare.Comparison`'s frames fitted to what its chart can show: the same benchmarks
     in every part (at most `MAX_PANELS`), curves and differences thinned by step, the flipped
     problems by rank (ranked by difference, so every n-th keeps the distribution's shape)."""
-    shown = panels(c.differences, "benchmark", order=_first_seen(c.differences, "benchmark"))
+    shown = panels(c.differences, "benchmark")
     keep = pl.col("benchmark").is_in(shown.order)
     curves = thin(c.curves.filter(keep), "step", ("run", "seed", "benchmark", "kind"))
     differences = thin(shown.frame, "step", ("comparison", "benchmark"))
@@ -153,7 +153,3 @@ def comparison(c) -> DrawnComparison:
         )
     notes = shown.notes + curves.notes + [n for n in differences.notes if n not in curves.notes]
     return DrawnComparison(curves.frame, differences.frame, flips.frame, notes + flips.notes)
-
-
-def _first_seen(frame: pl.DataFrame, column: str) -> list[str]:
-    return frame[column].unique(maintain_order=True).to_list()

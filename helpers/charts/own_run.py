@@ -57,6 +57,9 @@ def accuracy_by_group(
     return alt.layer(*layers).properties(title=heading, width=360, height=260)
 
 
+TREND = "line: median accuracy per half-decade of model size (bins with 3 or more models)"
+
+
 def accuracy_vs_size(
     table: pl.DataFrame, *, title: str, columns: int = 4, notes: Sequence[str] = ()
 ) -> alt.FacetChart:
@@ -91,14 +94,7 @@ def accuracy_vs_size(
         .properties(
             title=alt.Title(
                 title,
-                subtitle=[
-                    "line: median accuracy per half-decade of "
-                    "model size (bins with 3 or more models)",
-                    *notes,
-                ]
-                if notes
-                else "line: median accuracy per half-decade of "
-                "model size (bins with 3 or more models)",
+                subtitle=[TREND, *notes] if notes else TREND,
             )
         )
     )

@@ -101,10 +101,11 @@ def numeric(path: Path, frame: pl.DataFrame, columns: Sequence[str]) -> pl.DataF
         return frame
     columns = list(columns)
     cast = frame.select(pl.col(columns).cast(pl.Float64, strict=False))
-    as_cast = pl.col(columns).cast(pl.Float64, strict=False)
-    bad = frame.select((pl.col(columns).is_not_null() & as_cast.is_null()).any()).row(0)
-    for c, failed in zip(columns, bad, strict=True):
-        if not failed:
+    # a cell that does not read as a number is a null the text did not have
+    before = frame.select(pl.col(columns).null_count()).row(0)
+    after = cast.select(pl.all().null_count()).row(0)
+    for c, had, has in zip(columns, before, after, strict=True):
+        if has == had:
             continue
         row = int((frame[c].is_not_null() & cast[c].is_null()).arg_true()[0])
         line = int(frame["__line"][row]) if "__line" in frame.columns else row + 2
@@ -175,7 +176,8 @@ def files_in(folder: Path, suffixes: Sequence[str] = ()) -> tuple[list[Path], li
                 pending.append(link)
             else:
                 seen_files.add(key)
-                files.append(link)
+                if not suffixes or link.suffix.lower() in suffixes:
+                    files.append(link)
             continue
         here = pending.pop()
         info = here.stat()
@@ -193,7 +195,6 @@ def files_in(folder: Path, suffixes: Sequence[str] = ()) -> tuple[list[Path], li
                 seen_files.add((stat.st_dev, stat.st_ino))
                 if not suffixes or entry.suffix.lower() in suffixes:
                     files.append(entry)
-    files = [f for f in files if not suffixes or f.suffix.lower() in suffixes]
     notes = []
     if skipped:
         notes.append(
