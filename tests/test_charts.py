@@ -87,7 +87,12 @@ def test_length_scaling_options_add_frontier_intervals_and_published_layers():
         )
     )
     aime = _named(spec["hconcat"][1])
-    assert list(aime)[:4] == ["intervals", "frontier", "published", "points"]
+    # the published crosses are drawn over the points they sit on (under them, most were hidden)
+    assert list(aime)[:4] == ["intervals", "frontier", "points", "published"]
+    assert spec["title"]["text"].endswith(
+        ", with 95% intervals, the Pareto frontier and the published values"
+    )
+    assert len(spec["title"]["subtitle"]) == 3
     rule = aime["intervals"]
     assert rule["encoding"]["y"]["field"] == "lo" and rule["encoding"]["y2"]["field"] == "hi"
     gpt = next(r for r in _data(spec, rule, spec["hconcat"][1]) if r["model"] == "gpt-4-0513")
@@ -628,3 +633,17 @@ def test_chart_builds_round_trips_and_renders(name):
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 2000
     svg = vlc.vegalite_to_svg(spec)
     assert svg.lstrip().startswith("<svg") and "<text" in svg
+
+
+def test_variants_of_a_figure_have_titles_of_their_own():
+    """The described figure keeps its title; each variant names what it adds."""
+    df = helpers.load("rl_length_scaling")
+    main = _roundtrip(charts.rl_length_scaling(df))["title"]
+    fig = helpers.figure("rl_length_scaling")["title"]
+    assert main == fig
+    variants = [
+        charts.rl_length_scaling(analysis.with_benchmark_intervals(df)),
+        charts.rl_length_scaling(df, frontier=analysis.frontiers(df)),
+    ]
+    titles = [_roundtrip(v)["title"]["text"] for v in variants]
+    assert titles == [f"{fig}, with 95% intervals", f"{fig}, with the Pareto frontier"]

@@ -1,4 +1,4 @@
-"""What the figure charts share: panel size, reading-step tooltips, described domains,
+"""What the figure charts share: panel size, titles, reading-step tooltips, described domains,
 index axes."""
 
 from __future__ import annotations
@@ -45,3 +45,14 @@ def index_axis(categories: Sequence[str], title: str, pad: float) -> tuple[alt.X
 def with_interval(field: str, fmt: str) -> list[alt.Tooltip]:
     """Tooltip lines for a value and its 95% interval (`lo`, `hi`), in one number format."""
     return [alt.Tooltip(f"{name}:Q", format=fmt) for name in (field, "lo", "hi")]
+
+
+def heading(fig: dict, added: Sequence[tuple[str, str]] = ()) -> str | alt.Title:
+    """The described figure's title; a variant that adds marks to it gets a title of its own
+    naming them (so no two charts share a title) and a subtitle line saying what each mark is.
+    `added` holds (name for the title, line for the subtitle) per addition."""
+    if not added:
+        return fig["title"]
+    names = [name for name, _ in added]
+    what = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return alt.Title(f"{fig['title']}, with {what}", subtitle=[line for _, line in added])

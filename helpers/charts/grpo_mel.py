@@ -8,7 +8,7 @@ import polars as pl
 from .. import data
 from ..analysis import MethodCurves
 from ..theme import COLOURS
-from ._common import domain, reading
+from ._common import domain, heading, reading
 
 METHODS = ["GRPO", "MEL"]
 METHOD_SHAPES = {"GRPO": "circle", "MEL": "triangle-up"}
@@ -112,6 +112,15 @@ def grpo_vs_mel(curves: MethodCurves, *, smoothed: pl.DataFrame | None = None) -
         layers.append(_intervals(base, colour, fig, ydom))
     if smoothed is not None:
         layers.append(_smoothed(smoothed, x, colour, ydom))
+    added = []
+    if intervals:
+        added.append(
+            ("95% intervals", "error bars: Wilson 95% intervals, counting the benchmark's problems")
+        )
+    if smoothed is not None:
+        added.append(
+            ("smoothed curves", "dashed: bias-corrected exponential moving average of each curve")
+        )
     return alt.layer(*layers, lines, marks, peaks).properties(
-        title=fig["title"], width=520, height=320
+        title=heading(fig, added), width=520, height=320
     )

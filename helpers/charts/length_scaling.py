@@ -8,7 +8,7 @@ import polars as pl
 from .. import data
 from ..labels import Axis, text_layers, with_label_positions
 from ..theme import COLOURS
-from ._common import PANEL_H, PANEL_W, domain, reading
+from ._common import PANEL_H, PANEL_W, domain, heading, reading
 
 GROUPS = ["k1.5", "other"]
 
@@ -96,11 +96,10 @@ def rl_length_scaling_panel(
         layers.append(_intervals(base, x, ydom, colour))
     if frontier is not None:
         layers.append(_frontier(frontier.filter(pl.col("panel") == panel), x, y))
-    if published is not None:
+    layers.append(points)
+    if published is not None:  # on top of the points they sit on, or they are hidden
         layers.append(_published(published.filter(pl.col("panel") == panel), x, y))
-    return alt.layer(*layers, points, *labels).properties(
-        title=panel, width=PANEL_W, height=PANEL_H
-    )
+    return alt.layer(*layers, *labels).properties(title=panel, width=PANEL_W, height=PANEL_H)
 
 
 def rl_length_scaling(df: pl.DataFrame, **options) -> alt.HConcatChart:
@@ -108,4 +107,27 @@ def rl_length_scaling(df: pl.DataFrame, **options) -> alt.HConcatChart:
     `rl_length_scaling_panel`)."""
     fig = data.figure("rl_length_scaling")
     panels = [rl_length_scaling_panel(df, p, **options) for p in fig["panels"]]
-    return alt.hconcat(*panels).properties(title=fig["title"])
+    added = []
+    if "lo" in df.columns:
+        added.append(
+            (
+                "95% intervals",
+                "vertical bars: Wilson 95% intervals, counting each benchmark's problems",
+            )
+        )
+    if options.get("frontier") is not None:
+        added.append(
+            (
+                "the Pareto frontier",
+                "dashed steps: the Pareto frontier (no model is both shorter and more accurate)",
+            )
+        )
+    if options.get("published") is not None:
+        added.append(
+            (
+                "the published values",
+                "black crosses: the values the paper prints for the same models "
+                "(hover for the table)",
+            )
+        )
+    return alt.hconcat(*panels).properties(title=heading(fig, added))

@@ -8,7 +8,7 @@ import polars as pl
 from .. import data
 from ..labels import Axis, text_layers, with_label_positions
 from ..theme import COLOURS, DESCRIBED
-from ._common import PANEL_H, PANEL_W, domain, index_axis, reading
+from ._common import PANEL_H, PANEL_W, domain, heading, index_axis, reading
 from .step_dpo import MARKER_SHAPES
 
 
@@ -112,4 +112,13 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
     right_chart = alt.layer(rpoints, *rlabels).properties(
         width=PANEL_W, height=PANEL_H, title=right_fig["x_title"]
     )
-    return alt.hconcat(left_chart, right_chart).properties(title=fig["title"])
+    added = []
+    if fit is not None:
+        added.append(
+            (
+                "a log-linear fit",
+                "left, dotted line and grey band: log-linear fit weighted by binomial errors, "
+                "with its 95% band",
+            )
+        )
+    return alt.hconcat(left_chart, right_chart).properties(title=heading(fig, added))

@@ -8,7 +8,7 @@ import polars as pl
 from .. import data
 from ..labels import Axis, text_layers, with_label_positions
 from ..theme import COLOURS, DESCRIBED
-from ._common import domain, index_axis, reading
+from ._common import domain, heading, index_axis, reading
 
 MARKER_SHAPES = {"triangle": "triangle-up", "circle": "circle", "square": "square"}
 
@@ -107,4 +107,13 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
             "Legend (as described)", subtitle=["no plotted point for", "these entries"], fontSize=12
         ),
     )
-    return alt.hconcat(legend, plot).properties(title=fig["title"])
+    added = []
+    if gains is not None:
+        added.append(
+            (
+                "the Step-DPO gains",
+                "red bars and labels: each Step-DPO point minus the model of the same name "
+                "and size (percentage points)",
+            )
+        )
+    return alt.hconcat(legend, plot).properties(title=heading(fig, added))
