@@ -41,8 +41,8 @@ $(STAMP): pyproject.toml
 
 # Execute every notebook top to bottom, in place, with no timestamps (re-execution is byte-identical).
 report: install
-	$(PY) -m helpers.report $(NOTEBOOKS)
-	$(PY) -m helpers.site
+	$(PY) -m helpers.render.execute $(NOTEBOOKS)
+	$(PY) -m helpers.render.site
 
 test: install
 	$(PY) -m pytest

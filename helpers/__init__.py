@@ -1,40 +1,28 @@
 """reasoning-figures: data, charts and statistics for reproducing LLM-reasoning figures.
 
-The project's Altair theme and offline notebook renderer are registered when charts are first
-drawn (`helpers.charts` or `helpers.theme` imported), and at once where `import helpers` runs
-in a notebook kernel or beside altair. The command line (`python -m helpers`) loads neither
-altair nor the chart code unless it draws.
+The package is laid out as its work flows:
+
+- `helpers.figures`: one module per paper figure (000-004, 006), its analyses and simulation
+  inputs; `helpers.data` loads the data package they read.
+- `helpers.runs`: a researcher's own runs, read -> summarise -> compare -> choose a chart
+  (`readers`, `summarise`, `compare`, `choose`), run by polars or Spark (`query`, `spark`).
+- `helpers.charts`: the chart functions, named as the figures; they only draw.
+- `helpers.render`: theme and renderer, PNG/SVG/HTML export, executing the notebooks and
+  building the static report.
+- `helpers.stats`: the statistics formulas everything above shares.
+
+Importing `helpers` registers nothing and starts nothing: a notebook calls `helpers.setup()`
+once. Submodules load when first used, so the command line loads neither altair nor the chart
+code unless it draws.
 """
 
 import importlib
 import sys
 
-from .lazy import defer_iri_grammar
+from helpers.data import field, figure, load, long_view, names, resource
+from helpers.errors import DataError
 
-defer_iri_grammar()  # before anything imports altair (and with it jsonschema)
-
-from .data import field, figure, load, long_view, names, resource  # noqa: E402
-from .errors import DataError  # noqa: E402
-
-if "IPython" in sys.modules or "altair" in sys.modules:  # a notebook, or a script that draws
-    from . import theme
-
-SUBMODULES = (
-    "aggregate",
-    "across",
-    "analysis",
-    "benchmarks",
-    "charts",
-    "choose",
-    "cli",
-    "compare",
-    "describe",
-    "export",
-    "readers",
-    "simulate",
-    "stats",
-    "theme",
-)
+SUBMODULES = ("benchmark_sizes", "charts", "cli", "data", "figures", "render", "runs", "stats")
 
 
 def __getattr__(name: str):
@@ -42,6 +30,25 @@ def __getattr__(name: str):
     if name in SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def setup() -> None:
+    """Make the project's theme, offline renderer and float rounding altair's current ones, and
+    in a notebook kernel start the chart renderer in the background while the first cells run.
+
+    Examples
+    --------
+    >>> import helpers
+    >>> helpers.setup()
+    >>> import altair as alt
+    >>> alt.theme.active, alt.renderers.active
+    ('reasoning_figures', 'reasoning_figures')
+    """
+    from helpers.render import export, theme
+
+    theme.enable()
+    if "ipykernel" in sys.modules:  # a notebook will draw: start the renderer while cells run
+        export.warm_up()
 
 
 def versions() -> None:
@@ -62,6 +69,6 @@ __all__ = [
     "long_view",
     "names",
     "resource",
-    "theme",
+    "setup",
     "versions",
 ]

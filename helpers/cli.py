@@ -18,12 +18,13 @@ from pathlib import Path
 
 import polars as pl
 
-from . import benchmarks, drawable
-from .choose import chart_for, later
-from .describe import describe
-from .engine import location
-from .errors import DataError
-from .io import FORMATS, write_text_atomic
+from helpers import benchmark_sizes
+from helpers.errors import DataError
+from helpers.io import FORMATS, write_text_atomic
+from helpers.runs import drawable
+from helpers.runs.choose import chart_for, later
+from helpers.runs.describe import describe
+from helpers.runs.spark import location
 
 DESCRIPTION = """\
 Recognise the format of FILE(s) from their content and write the chart that fits to OUT (.html,
@@ -127,7 +128,7 @@ def _reading_args(parser: argparse.ArgumentParser) -> None:
         type=_size_arg,
         metavar="NAME=N",
         help="benchmark sizes for score-only logs (known: "
-        + ", ".join(f"{b.name} {b.problems}" for b in benchmarks.BENCHMARKS)
+        + ", ".join(f"{b.name} {b.problems}" for b in benchmark_sizes.BENCHMARKS)
         + ")",
     )
     parser.add_argument(
@@ -139,7 +140,7 @@ def _reading_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _mapping(args) -> dict[str, str]:
-    from .readers.metrics import parse_map
+    from helpers.runs.readers.metrics import parse_map
 
     try:
         return parse_map(args.map)
@@ -202,9 +203,9 @@ def _compared_at(c) -> str:
 
 
 def _compare(args) -> tuple[object, pl.DataFrame]:
-    from . import compare as comparing
+    from helpers.runs import compare
 
-    c = comparing.compare(
+    c = compare.compare(
         args.runs,
         benchmarks=args.benchmarks,
         checkpoint=args.checkpoint,
@@ -350,8 +351,9 @@ def _run(parser: argparse.ArgumentParser, args) -> int:
         if out.suffix == ".csv":
             write_text_atomic(out, _csv(table))
         else:
-            from . import export
+            from helpers.render import export, theme
 
+            theme.enable()
             export.save(chart.to_dict(), out)
     except OSError as e:
         raise DataError(out, "a place the output can be written", got=e.strerror) from None

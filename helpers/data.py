@@ -12,8 +12,8 @@ from typing import Any
 
 import polars as pl
 
-from .errors import DataError
-from .paths import DATAPACKAGE
+from helpers.errors import DataError
+from helpers.paths import DATAPACKAGE
 
 _POLARS_TYPES = {"string": pl.String, "integer": pl.Int64, "number": pl.Float64}
 _TYPE_WORDS = {"integer": "a whole number", "number": "a number", "string": "text"}
@@ -221,7 +221,7 @@ def rehash(package: Path = DATAPACKAGE) -> list[str]:
             r["hash"] = digest
             changed.append(r["name"])
     if changed:
-        from .io import write_text_atomic
+        from helpers.io import write_text_atomic
 
         write_text_atomic(package, json.dumps(descriptor, indent=2, ensure_ascii=False) + "\n")
         _package.cache_clear()

@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
+import helpers
 from helpers.paths import DATA, ROOT
+
+helpers.setup()  # charts in the tests are drawn as the notebooks draw them
 
 SHARED = ROOT.parent / "shared"
 SEEDS = SHARED / "seeds"

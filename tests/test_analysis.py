@@ -6,19 +6,27 @@ import polars as pl
 import pytest
 
 import helpers
-from helpers import across, analysis
+from helpers.figures import (
+    across_papers,
+    grpo_vs_mel,
+    prm_data_scaling,
+    published,
+    rl_length_scaling,
+    step_dpo_sizing,
+    training_dynamics,
+)
 
 
 def test_per_1k_tokens_recovers_a_known_slope():
     df = pl.DataFrame({"token_length": [1000, 2000, 3000], "accuracy": [50.0, 52.5, 55.0]})
-    assert analysis.per_1k_tokens(df) == pytest.approx(2.5)
+    assert rl_length_scaling.per_1k_tokens(df) == pytest.approx(2.5)
 
 
 def test_steps_along_sorts_by_length():
     df = pl.DataFrame(
         {"model": ["b", "a", "c"], "token_length": [200, 100, 400], "accuracy": [60.0, 50.0, 61.0]}
     )
-    out = analysis.steps_along(df)
+    out = rl_length_scaling.steps_along(df)
     assert out.rows() == [("a", "b", 100, 10.0), ("b", "c", 200, 1.0)]
 
 
@@ -30,30 +38,32 @@ def test_rank_agreement_on_identical_and_reversed_orders():
             "v": [1.0, 2.0, 3.0, 10.0, 20.0, 30.0],
         }
     )
-    tau, _, ranks = analysis.rank_agreement(df, "panel", ("A", "B"), "v", "m")
+    tau, _, ranks = rl_length_scaling.rank_agreement(df, "panel", ("A", "B"), "v", "m")
     assert tau == pytest.approx(1.0) and ranks["m"].to_list() == ["z", "y", "x"]
     rev = df.with_columns(
         v=pl.when(pl.col("panel") == "B").then(-pl.col("v")).otherwise(pl.col("v"))
     )
-    assert analysis.rank_agreement(rev, "panel", ("A", "B"), "v", "m")[0] == pytest.approx(-1.0)
+    assert rl_length_scaling.rank_agreement(rev, "panel", ("A", "B"), "v", "m")[0] == pytest.approx(
+        -1.0
+    )
 
 
 def test_adjacent_gaps():
     df = pl.DataFrame({"m": ["a", "b", "c"], "acc": [90.0, 60.0, 58.0]})
-    gaps = analysis.adjacent_gaps(df, "m", "acc", 500)
+    gaps = rl_length_scaling.adjacent_gaps(df, "m", "acc", 500)
     assert gaps.rows() == [("a", "b", 30.0, True), ("b", "c", 2.0, False)]
 
 
 def test_described_vs_published_for_000():
     df = helpers.load("rl_length_scaling")
-    cmp = analysis.described_vs_published("000", df, "model", "panel", "accuracy")
+    cmp = published.described_vs_published("000", df, "model", "panel", "accuracy")
     row = cmp.filter(label="qwen25-72B-inst", benchmark="AIME2024").row(0, named=True)
     assert (row["described"], row["published"], row["difference"]) == (21.0, 23.3, -2.3)
     assert cmp.height == 10
 
 
 def test_published_gains_for_step_dpo():
-    gains = analysis.published_gains("002")
+    gains = step_dpo_sizing.published_gains("002")
     readme = gains.filter(pl.col("source").str.contains("README"))
     by_base = dict(zip(readme["base_model"], readme["gain"], strict=True))
     assert by_base["Qwen2-72B-SFT"] == 3.0 and by_base["Qwen2-72B-Instruct"] == 1.4
@@ -75,7 +85,7 @@ def test_published_gains_for_step_dpo():
 
 def test_described_curves_state_nothing_in_between():
     td = helpers.load("training_dynamics")
-    curves = analysis.described_curves(td)
+    curves = training_dynamics.described_curves(td)
     assert curves.height == 13 * 4
     aime = curves.filter(benchmark="AIME2024", metric="accuracy")
     assert aime.select("iteration", "value").rows() == [(0.0, 0.5), (150.0, 0.7)]
@@ -84,7 +94,7 @@ def test_described_curves_state_nothing_in_between():
 
 
 def test_gain_and_growth_ranks():
-    gg = analysis.gain_and_growth(helpers.load("training_dynamics"))
+    gg = training_dynamics.gain_and_growth(helpers.load("training_dynamics"))
     assert gg.filter(pl.col("gain").is_not_null()).height == 5
     assert gg.filter(benchmark="AIMO2024")["growth_rank"].item() == 1
     assert set(gg.filter(gain_rank=1)["benchmark"]) == {"AIME2024", "KACYAN"}
@@ -92,7 +102,7 @@ def test_gain_and_growth_ranks():
 
 def test_against_published_axes_flags_impossible_readings():
     td = helpers.load("training_dynamics")
-    axes = analysis.against_published_axes(
+    axes = training_dynamics.against_published_axes(
         td, {"Total@temp_1.0": "total@temp_1.0", "KACYAN": "KAOYAN"}
     )
     assert set(axes.filter("beyond_axis")["benchmark"]) == {
@@ -106,7 +116,7 @@ def test_against_published_axes_flags_impossible_readings():
 
 def test_implied_slopes():
     td = helpers.load("training_dynamics")
-    out = analysis.implied_slopes(td, {})
+    out = training_dynamics.implied_slopes(td, {})
     aime = out.filter(benchmark="AIME2024").row(0, named=True)
     assert aime["described"] == pytest.approx(0.2 / 20000)
     assert aime["published"] == pytest.approx(3.40e-05) and aime["ratio"] == 3.4
@@ -116,19 +126,21 @@ def test_smooth_matches_ema_per_group():
     df = pl.DataFrame(
         {"method": ["a", "a", "b", "b"], "step": [1, 0, 0, 1], "score": [2.0, 1.0, 4.0, 4.0]}
     )
-    out = analysis.smooth(df, 0.5)
+    out = grpo_vs_mel.smooth(df, 0.5)
     assert out.filter(method="a")["smoothed"].to_list() == pytest.approx([1.0, 5 / 3])
     assert out.filter(method="b")["smoothed"].to_list() == pytest.approx([4.0, 4.0])
 
 
 def test_loglinear_band_brackets_the_fit():
-    fit, band = analysis.loglinear_band([1000, 10000], [83.0, 90.0], 500, (1000, 10000), points=3)
+    fit, band = prm_data_scaling.loglinear_band(
+        [1000, 10000], [83.0, 90.0], 500, (1000, 10000), points=3
+    )
     assert band["samples"].to_list() == pytest.approx([1000, 3162.28, 10000], rel=1e-4)
     assert band["mean"].to_list() == pytest.approx([83.0, 86.5, 90.0])
 
 
 def test_across_papers_collects_every_math500_and_aime_value():
-    rows = across.across_papers()
+    rows = across_papers.across_papers()
     counts = dict(rows.group_by("group").len().iter_rows())
     # MATH500: 10 (000) + 2 (001 start/end) + 10 (003) + 7 published (000) + 8 (003 Table 2)
     # + 9 (004 Table 1, Pass@1); AIME 2024: 10 + 2 + 13 (004) + 7 + 8 + 9
@@ -143,7 +155,7 @@ def test_across_papers_collects_every_math500_and_aime_value():
 
 
 def test_same_model_across_documents():
-    shared = across.same_model_across_documents(
+    shared = across_papers.same_model_across_documents(
         {"a": ["Qwen2-72B-Instruct", "x"], "b": ["qwen2-72b-inst"], "c": ["Qwen2.5-72B-Instruct"]}
     )
     assert shared.rows() == [("qwen272binst", "a, b", "Qwen2-72B-Instruct / qwen2-72b-inst")]

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, sync_playwright
 
-from helpers import site
 from helpers.paths import NOTEBOOKS, ROOT
+from helpers.render import site
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -339,7 +339,7 @@ def test_hostile_names_never_run_in_the_static_report(browser, tmp_path):
     import altair as alt
     import nbformat
 
-    from helpers import export
+    from helpers.render import export
 
     rows = [{"benchmark": name, "accuracy": 0.1 * i} for i, name in enumerate(HOSTILE)]
     chart = (

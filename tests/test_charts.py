@@ -10,7 +10,18 @@ import polars as pl
 import pytest
 
 import helpers
-from helpers import across, aggregate, analysis, charts, labels, readers, theme
+from helpers import charts
+from helpers.charts import labels
+from helpers.figures import (
+    across_papers,
+    grpo_vs_mel,
+    prm_data_scaling,
+    rl_length_scaling,
+    step_dpo_sizing,
+    training_dynamics,
+)
+from helpers.render import theme
+from helpers.runs import readers, summarise
 
 
 def _layers(spec: dict) -> list[dict]:
@@ -81,8 +92,8 @@ def test_length_scaling_options_add_frontier_intervals_and_published_layers():
     )
     spec = _roundtrip(
         charts.rl_length_scaling(
-            analysis.with_benchmark_intervals(df),
-            frontier=analysis.frontiers(df),
+            rl_length_scaling.with_benchmark_intervals(df),
+            frontier=rl_length_scaling.frontiers(df),
             published=pub,
         )
     )
@@ -188,7 +199,7 @@ def test_step_dpo_sizing_spec():
 def test_step_dpo_gains_layer_and_values():
 
     df = helpers.load("step_dpo_sizing")
-    gains = analysis.step_dpo_gains(df)
+    gains = step_dpo_sizing.step_dpo_gains(df)
     assert dict(zip(gains["base_model"], gains["gain"], strict=True)) == {
         "Qwen1.5-32B-SFT": 2.0,
         "Qwen2-57B-A14B-Instruct": 7.5,
@@ -246,7 +257,9 @@ def test_prm_data_scaling_spec():
 
 def test_prm_fit_band_layer():
 
-    fit, band = analysis.loglinear_band([1000, 10000], [83, 90], 500, (1000, 59000), points=5)
+    fit, band = prm_data_scaling.loglinear_band(
+        [1000, 10000], [83, 90], 500, (1000, 59000), points=5
+    )
     assert fit.slope == pytest.approx(7.0)
     assert (
         band.height == 5 and (band["lo"] < band["mean"]).all() and (band["mean"] < band["hi"]).all()
@@ -279,7 +292,7 @@ def _panel_layers(spec: dict) -> tuple[dict, dict, dict]:
 def test_training_grid_from_the_description():
 
     td = helpers.load("training_dynamics")
-    curves = analysis.described_curves(td)
+    curves = training_dynamics.described_curves(td)
     spec = _roundtrip(
         charts.training_dynamics(
             curves,
@@ -315,7 +328,7 @@ def test_training_grid_rejects_untidy_input():
 
 
 def test_simulated_run_through_the_grid():
-    from helpers import simulate
+    from helpers.figures import training_dynamics
 
     truth = pl.DataFrame(
         {
@@ -327,11 +340,11 @@ def test_simulated_run_through_the_grid():
             "tokens_end": [5000, 5000],
         }
     )
-    run = simulate.training_run(truth, list(range(0, 101, 10)), seed=1)
-    again = simulate.training_run(truth, list(range(0, 101, 10)), seed=1)
+    run = training_dynamics.training_run(truth, list(range(0, 101, 10)), seed=1)
+    again = training_dynamics.training_run(truth, list(range(0, 101, 10)), seed=1)
     assert run.equals(again) and run.height == 22
     assert (run["correct"] <= run["n"]).all()
-    curves = analysis.curves_from_counts(run)
+    curves = training_dynamics.curves_from_counts(run)
     acc = curves.filter(metric="accuracy")
     assert ((acc["lo"] <= acc["value"]) & (acc["value"] <= acc["hi"])).all()
     spread = acc.group_by("benchmark").agg((pl.col("hi") - pl.col("lo")).mean()).sort("benchmark")
@@ -345,7 +358,7 @@ def test_simulated_run_through_the_grid():
 
 def test_grpo_vs_mel_spec():
     df = helpers.load("grpo_vs_mel")
-    spec = _roundtrip(charts.grpo_vs_mel(analysis.method_curves(df)))
+    spec = _roundtrip(charts.grpo_vs_mel(grpo_vs_mel.method_curves(df)))
     assert spec["title"] == "Benchmark: AIME24"
     layers = _named(spec)
     assert list(layers) == ["stated_ranges", "lines", "points", "peaks"]
@@ -378,8 +391,8 @@ def test_grpo_vs_mel_spec():
 
 def test_grpo_vs_mel_intervals_and_smoothing():
     df = helpers.load("grpo_vs_mel")
-    smoothed = analysis.smooth(df.filter(kind="point"), 0.6)
-    curves = analysis.method_curves(df, n_problems=30)
+    smoothed = grpo_vs_mel.smooth(df.filter(kind="point"), 0.6)
+    curves = grpo_vs_mel.method_curves(df, n_problems=30)
     spec = _roundtrip(charts.grpo_vs_mel(curves, smoothed=smoothed))
     layers = _named(spec)
     assert list(layers)[:3] == ["stated_ranges", "intervals", "smoothed"]
@@ -407,10 +420,10 @@ def test_accuracy_by_group_spec():
     samples = readers.read_qwen_math(SKY)
     spec = _roundtrip(
         charts.accuracy_by_group(
-            aggregate.accuracy_table(samples, ["level"]),
+            summarise.accuracy_table(samples, ["level"]),
             "level",
             title="t",
-            overall=aggregate.accuracy_table(samples),
+            overall=summarise.accuracy_table(samples),
         )
     )
     marks = [ly["mark"]["type"] for ly in spec["layer"]]
@@ -426,7 +439,7 @@ def test_accuracy_vs_size_spec():
     from .conftest import OBS
 
     scores = readers.read_scores(OBS, benchmarks=["GSM8K", "MMLU"])
-    spec = _roundtrip(charts.accuracy_vs_size(aggregate.size_table(scores), title="t"))
+    spec = _roundtrip(charts.accuracy_vs_size(summarise.size_table(scores), title="t"))
     assert spec["facet"]["field"] == "benchmark"
     points, trend = spec["spec"]["layer"]
     assert points["encoding"]["x"]["scale"]["type"] == "log"
@@ -438,7 +451,7 @@ def test_accuracy_vs_size_spec():
 
 def test_across_papers_spec():
 
-    rows = across.across_papers()
+    rows = across_papers.across_papers()
     spec = _roundtrip(charts.across_papers(rows, "AIME 2024"))
     bars, points = spec["layer"]
     data = _data(spec, points, spec)
@@ -476,8 +489,8 @@ def example(name: str):
 
 
 def _compared():
-    from helpers.compare import compare
     from helpers.paths import DATA
+    from helpers.runs.compare import compare
 
     paths = sorted((DATA / "examples" / "compare").glob("*.parquet"))
     return compare([(p.stem.split("_")[0], p) for p in paths])
@@ -490,7 +503,7 @@ def _(spec):
 
 @example("rl_length_scaling_panel")(
     lambda: charts.rl_length_scaling_panel(
-        analysis.with_benchmark_intervals(helpers.load("rl_length_scaling")), "AIME2024"
+        rl_length_scaling.with_benchmark_intervals(helpers.load("rl_length_scaling")), "AIME2024"
     )
 )
 def _(spec):
@@ -509,7 +522,7 @@ def _(spec):
 
 @example("training_dynamics")(
     lambda: charts.training_dynamics(
-        analysis.described_curves(helpers.load("training_dynamics")), title="t"
+        training_dynamics.described_curves(helpers.load("training_dynamics")), title="t"
     )
 )
 def _(spec):
@@ -517,7 +530,9 @@ def _(spec):
 
 
 @example("gain_vs_growth")(
-    lambda: charts.gain_vs_growth(analysis.gain_and_growth(helpers.load("training_dynamics")))
+    lambda: charts.gain_vs_growth(
+        training_dynamics.gain_and_growth(helpers.load("training_dynamics"))
+    )
 )
 def _(spec):
     points = spec["layer"][0]
@@ -531,7 +546,7 @@ def _(spec):
 
 
 @example("grpo_vs_mel")(
-    lambda: charts.grpo_vs_mel(analysis.method_curves(helpers.load("grpo_vs_mel")))
+    lambda: charts.grpo_vs_mel(grpo_vs_mel.method_curves(helpers.load("grpo_vs_mel")))
 )
 def _(spec):
     assert _named(spec)["points"]["encoding"]["shape"]["legend"] is not None
@@ -539,7 +554,7 @@ def _(spec):
 
 @example("accuracy_by_group")(
     lambda: charts.accuracy_by_group(
-        aggregate.accuracy_table(readers.read_qwen_math(_sky()), ["level"]), "level", title="t"
+        summarise.accuracy_table(readers.read_qwen_math(_sky()), ["level"]), "level", title="t"
     )
 )
 def _(spec):
@@ -559,13 +574,13 @@ def _scores():
 
 
 @example("accuracy_vs_size")(
-    lambda: charts.accuracy_vs_size(aggregate.size_table(_scores()), title="t", columns=1)
+    lambda: charts.accuracy_vs_size(summarise.size_table(_scores()), title="t", columns=1)
 )
 def _(spec):
     assert list(_named(spec["spec"])) == ["models", "medians"]
 
 
-@example("across_papers")(lambda: charts.across_papers(across.across_papers(), "MATH500"))
+@example("across_papers")(lambda: charts.across_papers(across_papers.across_papers(), "MATH500"))
 def _(spec):
     assert spec["layer"][1]["encoding"]["color"]["legend"]["title"] == "source"
     labels = [r["label"] for r in _data(spec, spec["layer"][1], spec)]
@@ -642,8 +657,8 @@ def test_variants_of_a_figure_have_titles_of_their_own():
     fig = helpers.figure("rl_length_scaling")["title"]
     assert main == fig
     variants = [
-        charts.rl_length_scaling(analysis.with_benchmark_intervals(df)),
-        charts.rl_length_scaling(df, frontier=analysis.frontiers(df)),
+        charts.rl_length_scaling(rl_length_scaling.with_benchmark_intervals(df)),
+        charts.rl_length_scaling(df, frontier=rl_length_scaling.frontiers(df)),
     ]
     titles = [_roundtrip(v)["title"]["text"] for v in variants]
     assert titles == [f"{fig}, with 95% intervals", f"{fig}, with the Pareto frontier"]

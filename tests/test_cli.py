@@ -103,7 +103,7 @@ def test_start_up_leaves_scipy_until_a_statistic_needs_it():
     """scipy.stats costs about a second to import; the command line and `import helpers`
     do without it until an exact interval, a t quantile or Kendall's tau is asked for."""
     code = (
-        "import sys, helpers, helpers.__main__, helpers.analysis\n"
+        "import sys, helpers.__main__, helpers.figures.rl_length_scaling, helpers.stats\n"
         "print('scipy' in sys.modules)\n"
         "helpers.stats.exact_interval(3, 10)\n"
         "print('scipy' in sys.modules)\n"

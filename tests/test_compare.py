@@ -10,10 +10,11 @@ import numpy as np
 import polars as pl
 import pytest
 
-from helpers import DataError, simulate, stats
+from helpers import DataError, stats
 from helpers.cli import main
-from helpers.compare import DIFFERENCE_COLUMNS, compare
 from helpers.paths import DATA
+from helpers.runs import examples
+from helpers.runs.compare import DIFFERENCE_COLUMNS, compare
 
 from .conftest import CHECKPOINTS, SKY, SKY14, SKY14_AIME, VAL
 
@@ -106,7 +107,7 @@ def _write(tmp_path, name, rows):
 
 
 def test_the_example_runs_are_the_documented_simulation():
-    logs, truth = simulate.comparison_runs(seed=11)
+    logs, truth = examples.comparison_runs(seed=11)
     for (run, seed), frame in logs.items():
         assert pl.read_parquet(EXAMPLES / f"{run}_seed{seed + 1}.parquet").equals(frame)
     recorded = pl.read_csv(EXAMPLES / "true_difference.csv")

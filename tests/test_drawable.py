@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import drawable
 from helpers.cli import main
+from helpers.runs import drawable
 
 
 def _series(lengths: list[int], with_null: bool = False) -> pl.DataFrame:

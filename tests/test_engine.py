@@ -1,4 +1,4 @@
-"""The aggregation written once (helpers.engine) gives the same numbers on polars and on Spark,
+"""The aggregation written once (helpers.runs.query) gives the same numbers on polars and on Spark,
 and the same numbers as a plain Python count; Spark's absence is the package's error."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import numpy as np
 import polars as pl
 import pytest
 
-from helpers import aggregate, compare, engine, readers
 from helpers.errors import DataError
 from helpers.paths import ROOT
+from helpers.runs import compare, query, readers, spark, summarise
 
 NUMBERS = ["problems", "samples", "k", "accuracy", "lo", "hi", "pass_k", "mean_tokens"]
 NUMBERS += ["p50_tokens", "p90_tokens"]
@@ -81,8 +81,8 @@ def by_hand(df: pl.DataFrame) -> dict[tuple, dict]:
 
 
 @pytest.fixture(scope="module")
-def spark():
-    session = engine.spark_session()
+def spark_session():
+    session = spark.session()
     yield session
 
 
@@ -101,17 +101,15 @@ def assert_same(a: pl.DataFrame, b: pl.DataFrame) -> None:
 
 
 @pytest.mark.parametrize("integer_ids", [False, True], ids=["text ids", "integer ids"])
-def test_polars_and_spark_agree_with_each_other_and_by_hand(tmp_path, spark, integer_ids):
+def test_polars_and_spark_agree_with_each_other_and_by_hand(tmp_path, spark_session, integer_ids):
     df = write_hive(tmp_path / "log", integer_ids=integer_ids)
-    local = aggregate.aggregate_samples(readers.scan_samples([tmp_path / "log"]))
+    local = summarise.aggregate_samples(readers.scan_samples([tmp_path / "log"]))
     if integer_ids:  # packed keys, and several passes over step ranges (sums in another order)
-        ranged = aggregate.aggregate_samples(
+        ranged = summarise.aggregate_samples(
             readers.scan_samples([tmp_path / "log"]), rows_per_pass=300
         )
         assert_same(local, ranged)
-    remote = aggregate.aggregate_samples(
-        engine.spark_samples([str(tmp_path / "log")]), engine="spark"
-    )
+    remote = summarise.aggregate_samples(spark.samples([str(tmp_path / "log")]), engine="spark")
     assert_same(local, remote)
     assert sorted(set(local["step"])) == [0, 10, 20, 40, 50]
     assert local.filter(pl.col("benchmark") == "gpqa")["step"].to_list() == [0, 20, 50]
@@ -124,7 +122,7 @@ def test_polars_and_spark_agree_with_each_other_and_by_hand(tmp_path, spark, int
     assert local["k"].min() == 2 and local["k"].max() <= 5  # uneven: pass@k takes the product
 
 
-def test_several_files_read_by_both_engines(tmp_path, spark):
+def test_several_files_read_by_both_engines(tmp_path, spark_session):
     write_hive(tmp_path / "log", seed=1)
     files = sorted((tmp_path / "log").glob("step=*/part-0.parquet"))
     # plain files carry no step column: give each one
@@ -133,14 +131,12 @@ def test_several_files_read_by_both_engines(tmp_path, spark):
         step = int(f.parent.name.split("=")[1])
         flat.append(tmp_path / f"s{step}.parquet")
         pl.read_parquet(f).with_columns(step=pl.lit(step, pl.Int64)).write_parquet(flat[-1])
-    local = aggregate.aggregate_samples(readers.scan_samples(flat))
-    remote = aggregate.aggregate_samples(
-        engine.spark_samples([str(f) for f in flat]), engine="spark"
-    )
+    local = summarise.aggregate_samples(readers.scan_samples(flat))
+    remote = summarise.aggregate_samples(spark.samples([str(f) for f in flat]), engine="spark")
     assert_same(local, remote)
 
 
-def test_per_problem_counts_agree(tmp_path, spark):
+def test_per_problem_counts_agree(tmp_path, spark_session):
     write_hive(tmp_path / "a", seed=2)
     write_hive(tmp_path / "b", seed=3)
     runs = {"a": str(tmp_path / "a"), "b": str(tmp_path / "b")}
@@ -155,32 +151,32 @@ def test_per_problem_counts_agree(tmp_path, spark):
             assert _relative(x, y) <= 1e-9, (column, x, y)
 
 
-def test_spark_checks_values_as_the_polars_reader_does(tmp_path, spark):
+def test_spark_checks_values_as_the_polars_reader_does(tmp_path, spark_session):
     df = write_hive(tmp_path / "log")
     bad = tmp_path / "bad.parquet"
     df.with_columns(
         correct=pl.when(pl.int_range(pl.len()) == 17).then(None).otherwise(pl.col("correct"))
     ).write_parquet(bad)
     with pytest.raises(DataError) as e:
-        engine.spark_samples([str(bad)])
+        spark.samples([str(bad)])
     assert e.value.column == "correct" and e.value.path == str(bad)
     as_int = tmp_path / "int.parquet"
     df.with_columns(pl.col("correct").cast(pl.Int8) * 2).write_parquet(as_int)
     with pytest.raises(DataError, match="0 or 1") as e:
-        engine.spark_samples([str(as_int)])
+        spark.samples([str(as_int)])
     words = tmp_path / "words.parquet"
     df.with_columns(pl.col("step").cast(pl.String)).write_parquet(words)
     with pytest.raises(DataError, match="whole numbers") as e:
-        engine.spark_samples([str(words)])
+        spark.samples([str(words)])
     text = tmp_path / "t.csv"
     df.write_csv(text)
     with pytest.raises(DataError, match="Parquet"):
-        engine.spark_samples([str(text)])
+        spark.samples([str(text)])
     torn = tmp_path / "torn" / "step=0"
     torn.mkdir(parents=True)
     (torn / "part-0.parquet").write_bytes(bad.read_bytes()[:-100])  # cut short: no footer
     with pytest.raises(DataError, match="Spark can read") as e:
-        engine.spark_samples([str(torn.parent)])
+        spark.samples([str(torn.parent)])
     assert e.value.path == str(torn.parent)
 
 
@@ -189,7 +185,7 @@ def test_spark_without_pyspark_is_a_clear_error(monkeypatch):
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "pyspark", None)  # import fails as if not installed
     with pytest.raises(DataError, match=r"pip install 'reasoning-figures\[spark\]'"):
-        engine.spark_session()
+        spark.session()
 
 
 def test_spark_without_java_is_a_clear_error(monkeypatch):
@@ -197,12 +193,12 @@ def test_spark_without_java_is_a_clear_error(monkeypatch):
     monkeypatch.delenv("SPARK_REMOTE", raising=False)
     monkeypatch.setenv("PATH", "/nonexistent")
     with pytest.raises(DataError, match="openjdk-17-jre-headless"):
-        engine.spark_session()
+        spark.session()
 
 
 def test_unknown_engine():
     with pytest.raises(ValueError, match="engine must be one of"):
-        engine.aggregate(pl.LazyFrame(), engine="dask")
+        query.aggregate(pl.LazyFrame(), engine="dask")
 
 
 def _cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -219,7 +215,7 @@ def _cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
 def test_cli_writes_the_same_csv_with_either_engine(tmp_path):
     write_hive(tmp_path / "log", integer_ids=True)
     out = {}
-    for name in engine.ENGINES:
+    for name in query.ENGINES:
         target = tmp_path / f"{name}.csv"
         # Spark is given the folder as a cluster names it, by URI
         where = (tmp_path / "log").as_uri() if name == "spark" else str(tmp_path / "log")

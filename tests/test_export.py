@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from helpers import export
+from helpers.render import export
 
 
 @pytest.mark.parametrize(

@@ -11,8 +11,9 @@ import math
 import polars as pl
 import pytest
 
-from helpers import DataError, readers, stats
+from helpers import DataError, stats
 from helpers.cli import describe, main
+from helpers.runs import readers
 
 from .conftest import (
     CHECKPOINTS,

@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 
 from helpers.paths import NOTEBOOKS
-from helpers.theme import VEGALITE_MIME
+from helpers.render.theme import VEGALITE_MIME
 
 from .conftest import (
     CHECKPOINTS,

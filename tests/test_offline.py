@@ -28,7 +28,7 @@ def test_notebooks_reexecute_byte_identical_without_network(tmp_path):
         copies.append(tmp_path / nb.name)
         shutil.copy(nb, copies[-1])
     # a new network namespace holds only a loopback device (the kernel talks to it over 127.0.0.1)
-    script = 'ip link set lo up && "$0" -c "$1" && exec "$0" -m helpers.report "${@:2}"'
+    script = 'ip link set lo up && "$0" -c "$1" && exec "$0" -m helpers.render.execute "${@:2}"'
     out = subprocess.run(
         ["unshare", "--net", "bash", "-c", script, sys.executable, PROBE, *map(str, copies)],
         capture_output=True,

@@ -11,7 +11,8 @@ import sys
 import polars as pl
 import pytest
 
-from helpers import DataError, aggregate, readers, simulate, stats
+from helpers import DataError, stats
+from helpers.runs import examples, readers, summarise
 
 from .conftest import EXAMPLE, OBS, SKY, TRAIN, VAL
 
@@ -30,7 +31,7 @@ def test_formats_are_recognised():
 
 
 def _score_curves(*paths, benchmarks=None):
-    curves, _, _ = aggregate.score_curves([readers.load(p) for p in paths], benchmarks)
+    curves, _, _ = summarise.score_curves([readers.load(p) for p in paths], benchmarks)
     return curves
 
 
@@ -49,7 +50,7 @@ def test_reasoning360_export_gives_15_benchmarks_with_response_length():
 def test_nearest_earlier_step_matching():
     val = pl.DataFrame({"step": [0, 5, 10, 15]})
     train = pl.DataFrame({"step": [1, 4, 9, 16], "value": [10.0, 40.0, 90.0, 160.0]})
-    out = aggregate.join_nearest_earlier(val, train)
+    out = summarise.join_nearest_earlier(val, train)
     assert out["value"].to_list() == [None, 40.0, 90.0, 90.0]
 
 
@@ -117,11 +118,11 @@ def test_wandb_unknown_benchmark(tmp_path):
 
 def test_skythought_file_gives_52_4_percent_with_interval_and_levels():
     samples = readers.read_qwen_math(SKY)
-    overall = aggregate.accuracy_table(samples).row(0, named=True)
+    overall = summarise.accuracy_table(samples).row(0, named=True)
     assert overall["problems"] == 500 and overall["accuracy"] == pytest.approx(0.524)
     lo, hi = stats.wilson_interval(262, 500)
     assert (overall["lo"], overall["hi"]) == pytest.approx((lo, hi))
-    levels = aggregate.accuracy_table(samples, ["level"])
+    levels = summarise.accuracy_table(samples, ["level"])
     assert levels["level"].to_list() == [1, 2, 3, 4, 5]
     assert levels["problems"].sum() == 500
     weighted = (levels["accuracy"] * levels["problems"]).sum() / 500
@@ -136,7 +137,7 @@ def test_pass_at_k_with_several_samples():
             "correct": [True, False, False, False, False, False, False, False],
         }
     )
-    table = aggregate.accuracy_table(samples)
+    table = summarise.accuracy_table(samples)
     assert table["accuracy"].item() == pytest.approx(0.125)
     assert table["pass@4"].item() == pytest.approx(0.5)
     assert stats.pass_at_k(4, 1, 2) == pytest.approx(1 - math.comb(3, 2) / math.comb(4, 2))
@@ -173,7 +174,7 @@ def test_lm_eval_samples(tmp_path):
     path = _write(tmp_path, "samples_gsm8k.jsonl", "\n".join(map(json.dumps, lines)) + "\n")
     assert readers.detect(path) == "lm-eval"
     samples = readers.read_lm_eval(path)
-    assert aggregate.accuracy_table(samples)["accuracy"].item() == pytest.approx(0.5)
+    assert summarise.accuracy_table(samples)["accuracy"].item() == pytest.approx(0.5)
 
 
 def test_unknown_format(tmp_path):
@@ -188,7 +189,7 @@ def test_unknown_format(tmp_path):
 
 
 def test_example_run_is_the_documented_simulation():
-    assert pl.read_parquet(EXAMPLE).equals(simulate.example_samples(seed=7))
+    assert pl.read_parquet(EXAMPLE).equals(examples.example_samples(seed=7))
 
 
 def test_aggregate_known_answers(tmp_path):
@@ -199,7 +200,7 @@ def test_aggregate_known_answers(tmp_path):
                 rows.append((step, "b", f"p{p}", s, (p + s + step // 10) % 2 == 0, 100 * (p + 1)))
     df = pl.DataFrame(rows, schema=list(readers.SAMPLE_COLUMNS), orient="row")
     df.write_parquet(tmp_path / "t.parquet")
-    out = aggregate.aggregate_samples(readers.scan_samples([tmp_path / "t.parquet"]), bin_tokens=50)
+    out = summarise.aggregate_samples(readers.scan_samples([tmp_path / "t.parquet"]), bin_tokens=50)
     first = out.filter(step=0).row(0, named=True)
     assert (first["problems"], first["samples"], first["k"]) == (4, 8, 2)
     assert first["accuracy"] == pytest.approx(0.5)
@@ -212,7 +213,7 @@ def test_aggregate_known_answers(tmp_path):
 
 
 def test_hive_partitioned_folder_and_many_files(tmp_path):
-    df = simulate.example_samples(steps=(0, 10, 20))
+    df = examples.example_samples(steps=(0, 10, 20))
     folder = tmp_path / "hive"
     for (step,), part in df.partition_by("step", as_dict=True).items():
         target = folder / f"step={step}"
@@ -220,19 +221,19 @@ def test_hive_partitioned_folder_and_many_files(tmp_path):
         part.drop("step").write_parquet(target / "part.parquet")
     seen = []
     lf = readers.scan_samples([folder], progress=lambda i, n, p: seen.append((i, n)))
-    out = aggregate.aggregate_samples(lf)
+    out = summarise.aggregate_samples(lf)
     assert sorted(out["step"].unique().to_list()) == [0, 10, 20] and seen == [(1, 1)]
     files = []
     for (step,), part in df.partition_by("step", as_dict=True).items():
         files.append(tmp_path / f"s{step}.csv")
         part.write_csv(files[-1])
-    out2 = aggregate.aggregate_samples(readers.scan_samples(files))
+    out2 = summarise.aggregate_samples(readers.scan_samples(files))
     assert out2.drop("p50_tokens", "p90_tokens").equals(out.drop("p50_tokens", "p90_tokens"))
 
 
 def test_samples_missing_column(tmp_path):
     path = tmp_path / "x.csv"
-    simulate.example_samples(steps=(0, 10)).drop("correct").write_csv(path)
+    examples.example_samples(steps=(0, 10)).drop("correct").write_csv(path)
     with pytest.raises(DataError) as e:
         readers.scan_samples([path])
     assert (e.value.line, e.value.column) == (1, "correct")
@@ -269,7 +270,7 @@ def test_pass_at_k_when_problems_have_different_sample_counts(tmp_path):
     pl.DataFrame(rows, schema=list(readers.SAMPLE_COLUMNS), orient="row").write_parquet(
         tmp_path / "u.parquet"
     )
-    out = aggregate.aggregate_samples(readers.scan_samples([tmp_path / "u.parquet"])).row(
+    out = summarise.aggregate_samples(readers.scan_samples([tmp_path / "u.parquet"])).row(
         0, named=True
     )
     assert out["k"] == 2
@@ -280,13 +281,13 @@ def test_pass_at_k_when_problems_have_different_sample_counts(tmp_path):
 
 def test_aggregation_in_step_ranges_equals_one_pass():
     lf = readers.scan_samples([EXAMPLE])
-    whole = aggregate.aggregate_samples(lf, rows_per_pass=10**9)
-    ranged = aggregate.aggregate_samples(lf, rows_per_pass=2000)  # ~2 steps per pass
+    whole = summarise.aggregate_samples(lf, rows_per_pass=10**9)
+    ranged = summarise.aggregate_samples(lf, rows_per_pass=2000)  # ~2 steps per pass
     assert ranged.equals(whole) and whole.height == 48
 
 
 def test_reading_does_not_draw():
     """Readers and aggregation never import the chart code."""
-    code = "import sys, helpers.readers, helpers.aggregate; print('helpers.charts' in sys.modules)"
+    code = "import sys, helpers.runs.readers, helpers.runs.summarise; print('helpers.charts' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

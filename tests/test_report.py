@@ -1,4 +1,4 @@
-"""helpers.report: notebooks executed in place, the same bytes however fast the machine is."""
+"""helpers.render.execute: notebooks executed in place, the same bytes however fast the machine is."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 
 import nbformat
 
-from helpers import report
+from helpers.render import execute
 
 SLOW_PRINTS = """\
 import sys, time
@@ -39,7 +39,7 @@ def _notebook(path):
 
 def test_printed_text_is_one_output_per_stream_and_reexecution_is_identical(tmp_path):
     path = _notebook(tmp_path / "slow.ipynb")
-    report.execute(path)
+    execute.execute(path)
     first = path.read_bytes()
     nb = nbformat.reads(first.decode(), as_version=4)
     outputs = nb.cells[1].outputs
@@ -53,7 +53,7 @@ def test_printed_text_is_one_output_per_stream_and_reexecution_is_identical(tmp_
     assert nb.cells[1].metadata == {}
     assert nb.cells[0].metadata == {"tags": ["parameters"]}
     assert set(nb.metadata) == {"kernelspec", "language_info"}
-    report.execute(path)
+    execute.execute(path)
     assert path.read_bytes() == first
 
 
@@ -72,7 +72,7 @@ def test_the_kernel_talks_over_a_private_socket_and_the_run_prints_no_warning(tm
     )
     nbformat.write(nb, path)
     run = subprocess.run(
-        [sys.executable, "-m", "helpers.report", str(path)], capture_output=True, text=True
+        [sys.executable, "-m", "helpers.render.execute", str(path)], capture_output=True, text=True
     )
     assert run.returncode == 0 and run.stderr == ""
     transport, folder = json.loads(nbformat.read(path, as_version=4).cells[2].outputs[0].text)

@@ -46,7 +46,7 @@ def test_altair_validates_without_building_the_iri_grammar():
     assert importlib.util.find_spec("rfc3987_syntax"), "JupyterLab's dependencies install it"
     found = _run(
         "import sys, json\n"
-        "import helpers, helpers.theme, altair as alt\n"
+        "import helpers, helpers.render.theme, altair as alt\n"
         "import jsonschema\n"
         "chart = alt.Chart(alt.Data(values=[{'a': 1}])).mark_point().encode(x='a:Q')\n"
         "chart.to_dict(validate=True)\n"
@@ -70,10 +70,16 @@ def test_altair_validates_without_building_the_iri_grammar():
     assert iri == eager  # the same answers as with the grammar loaded at start
 
 
-def test_importing_helpers_beside_altair_or_in_a_kernel_enables_the_theme():
-    for first in ("altair", "IPython"):
+def test_importing_helpers_changes_nothing_until_setup():
+    """`import helpers` leaves altair's theme and renderer as they were, in a kernel as in a
+    script (and loads no altair); `helpers.setup()` makes the project's the active ones."""
+    for first in ("sys", "IPython"):
         active = _run(
-            f"import json, {first}, helpers, altair as alt\n"
-            "print(json.dumps([alt.theme.active, alt.renderers.active]))\n"
+            f"import json, sys, {first}, helpers\n"
+            "loaded = 'altair' in sys.modules\n"
+            "import altair as alt\n"
+            "before = [alt.theme.active, alt.renderers.active]\n"
+            "helpers.setup()\n"
+            "print(json.dumps([loaded, before, [alt.theme.active, alt.renderers.active]]))\n"
         )
-        assert active == ["reasoning_figures", "reasoning_figures"]
+        assert active == [False, ["default", "default"], ["reasoning_figures"] * 2]

@@ -13,12 +13,13 @@ import polars as pl
 import vl_convert as vlc
 
 import helpers
-from helpers import export, theme
+from helpers.render import export, theme
 
 SCRIPT = """
 import json, sys
 import altair as alt, polars as pl
 import helpers
+helpers.setup()
 df = helpers.load("grpo_vs_mel").filter(kind="point")
 chart = alt.Chart(df).mark_line(point=True).encode(x="step:Q", y="score:Q", color="method:N").properties(title="AIME24")
 bundle = chart._repr_mimebundle_()
@@ -32,7 +33,7 @@ def _bundle_in_fresh_process() -> dict:
     return json.loads(out.stdout)
 
 
-def test_importing_helpers_enables_theme_and_renderer():
+def test_setup_enables_theme_and_renderer():
     assert alt.theme.active == theme.THEME
     assert alt.renderers.active == theme.RENDERER
     spec = alt.Chart(helpers.load("grpo_vs_mel")).mark_point().encode(x="step:Q").to_dict()
@@ -106,8 +107,10 @@ KERNEL_SCRIPT = """
 import sys, threading, types
 if sys.argv[1] == "kernel":
     sys.modules["ipykernel"] = types.ModuleType("ipykernel")  # as in a notebook kernel
-import helpers.theme
-print(",".join(t.name for t in threading.enumerate()))
+import helpers
+imported = ",".join(t.name for t in threading.enumerate())
+helpers.setup()
+print(imported + "|" + ",".join(t.name for t in threading.enumerate()))
 """
 
 
@@ -118,7 +121,9 @@ def test_a_notebook_kernel_starts_the_renderer_early_and_the_command_line_does_n
         )
         return out.stdout
 
-    assert "vl-convert warm-up" in threads("kernel")
+    imported, set_up = threads("kernel").split("|")
+    assert "vl-convert warm-up" not in imported  # importing starts nothing
+    assert "vl-convert warm-up" in set_up
     assert "vl-convert warm-up" not in threads("script")
 
 

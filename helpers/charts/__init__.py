@@ -1,19 +1,25 @@
-"""Chart functions: each builds one figure from a tidy polars frame that `analysis`/`stats`
-prepared, and returns an Altair chart. One module per figure.
+# ruff: noqa: E402 - altair is imported after the IRI grammar is deferred
+"""Chart functions: each builds one figure from a tidy polars frame that `helpers.figures`,
+`helpers.runs` or `helpers.stats` prepared, and returns an Altair chart. One module per
+figure, named as the figure's data resource and analysis module.
 
 They read like the Altair gallery: named layers, composed on the last line. Colours with meaning
 come from `theme.COLOURS` / `theme.DESCRIBED`; fonts and sizes from the registered theme.
 """
 
-from ._common import PANEL_H, PANEL_W
-from .across import across_papers
-from .compare import comparison, paired_differences, problem_flips, run_curves
-from .grpo_mel import grpo_vs_mel
-from .length_scaling import rl_length_scaling, rl_length_scaling_panel
-from .own_run import accuracy_by_group, accuracy_vs_size
-from .prm import prm_data_scaling
-from .step_dpo import step_dpo_sizing
-from .training import CURVE_COLUMNS, gain_vs_growth, training_dynamics
+from helpers.render.lazy import defer_iri_grammar
+
+defer_iri_grammar()  # before altair is imported: start-up only, no behaviour changes
+
+from helpers.charts._common import PANEL_H, PANEL_W
+from helpers.charts.across_papers import across_papers
+from helpers.charts.compare_runs import comparison, paired_differences, problem_flips, run_curves
+from helpers.charts.grpo_vs_mel import grpo_vs_mel
+from helpers.charts.own_run import accuracy_by_group, accuracy_vs_size
+from helpers.charts.prm_data_scaling import prm_data_scaling
+from helpers.charts.rl_length_scaling import rl_length_scaling, rl_length_scaling_panel
+from helpers.charts.step_dpo_sizing import step_dpo_sizing
+from helpers.charts.training_dynamics import CURVE_COLUMNS, gain_vs_growth, training_dynamics
 
 __all__ = [
     "CURVE_COLUMNS",

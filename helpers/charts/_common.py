@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import altair as alt
 import polars as pl
 
-from .. import data
+from helpers import data
 
 PANEL_W, PANEL_H = 380, 300
 

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 import altair as alt
 import polars as pl
 
-from ..theme import COLOURS
-from ._common import with_interval
+from helpers.charts._common import with_interval
+from helpers.render.theme import COLOURS
 
 
 def accuracy_by_group(
@@ -20,7 +20,7 @@ def accuracy_by_group(
     notes: Sequence[str] = (),
 ) -> alt.LayerChart:
     """Accuracy with Wilson 95% intervals per group (e.g. MATH difficulty level), from
-    `aggregate.accuracy_table`; `overall` (one row) adds a rule at the overall accuracy;
+    `summarise.accuracy_table`; `overall` (one row) adds a rule at the overall accuracy;
     `notes` (what was left out) make the subtitle."""
     x = alt.X(f"{group}:O").title(group.replace("_", " ").capitalize()).axis(labelAngle=0)
     y = alt.Y("accuracy:Q").title("Accuracy").scale(domain=[0, 1]).axis(format=".0%")
@@ -64,7 +64,7 @@ def accuracy_vs_size(
     table: pl.DataFrame, *, title: str, columns: int = 4, notes: Sequence[str] = ()
 ) -> alt.FacetChart:
     """Accuracy against model size (log axis), one panel per benchmark, from
-    `aggregate.size_table`: a point per model (columns model, size_b, benchmark, accuracy,
+    `summarise.size_table`: a point per model (columns model, size_b, benchmark, accuracy,
     optional family) and the median trend; `notes` (what was left out) join the subtitle."""
     tooltip = ["model:N", "size_b:Q", alt.Tooltip("accuracy:Q", format=".3f")]
     if "family" in table.columns:

@@ -1,0 +1,254 @@
+"""Comparing runs: curves of several runs (seeds as a band), the paired differences over steps
+with their intervals, and the problems that flipped. Drawn from `helpers.runs.compare`'s frames."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import altair as alt
+import polars as pl
+
+from helpers.charts._common import with_interval
+from helpers.render.theme import COLOURS, RUN_COLOURS
+
+# A difference of accuracies is in percentage points: "+28%" would read as a relative gain.
+POINTS = "format(datum.value * 100, '+.0f')"
+POINTS_TITLE = "Difference in accuracy (percentage points)"
+
+
+def _run_colour(runs: Sequence[str]) -> alt.Color:
+    return (
+        alt.Color("run:N")
+        .scale(domain=list(runs), range=RUN_COLOURS[: len(runs)])
+        .legend(title="run", orient="top", symbolOpacity=1)
+    )
+
+
+def _panels(frame: pl.DataFrame, by: str = "benchmark") -> pl.DataFrame:
+    """A `panel` number per value of `by` in the order first seen: panels are sorted by it,
+    never by a list of names (Vega-Lite writes such a list into an expression)."""
+    names = frame[by].unique(maintain_order=True).to_list()
+    return frame.with_columns(panel=pl.col(by).replace_strict(names, list(range(len(names)))))
+
+
+def _facet(chart: alt.Chart, columns: int, by: str = "benchmark") -> alt.FacetChart:
+    return chart.facet(
+        facet=alt.Facet(f"{by}:N", title=None).sort(field="panel", op="min"), columns=columns
+    ).resolve_scale(y="independent", x="independent")
+
+
+def run_curves(curves: pl.DataFrame, runs: Sequence[str], *, columns: int = 3) -> alt.FacetChart:
+    """Accuracy of each run over steps, one panel per benchmark and one colour per run: the
+    mean over seeds (line and points), its band (`band` says what it is: the range across
+    seeds, or a Wilson interval over problems), and each seed as a faint line. A run evaluated
+    once (no step) is a dashed level across the panel; when no run has steps, each run is a
+    point with its interval."""
+    data = _panels(
+        curves.sort("benchmark", "run", "step", nulls_last=True).select(
+            "run", "seed", "benchmark", "step", "kind", "accuracy", "lo", "hi", "band", "problems"
+        )
+    )
+    colour = _run_colour(runs)
+    y = alt.Y("accuracy:Q").title("Accuracy").axis(format=".0%").scale(zero=False)
+    tooltip = [
+        "run:N",
+        "benchmark:N",
+        "step:Q",
+        *with_interval("accuracy", ".3f"),
+        "band:N",
+        "problems:Q",
+    ]
+    mean = alt.datum.kind == "mean"
+    if data["step"].is_null().all():
+        x = alt.X("run:N").title(None).sort(list(runs)).axis(labelAngle=0)
+        base = alt.Chart().transform_filter(mean).encode(x=x, color=colour)
+        layers = [
+            base.mark_rule(strokeWidth=2).encode(y="lo:Q", y2="hi:Q").properties(name="band"),
+            base.mark_point(filled=True, size=80, opacity=1)
+            .encode(y=y, tooltip=tooltip)
+            .properties(name="mean"),
+        ]
+    else:
+        x = alt.X("step:Q").title("Step")
+        base = alt.Chart().encode(x=x, color=colour)
+        # a run evaluated once (no step: a fixed model) is a level across the whole panel
+        once = mean & ~alt.expr.isValid(alt.datum.step)
+        fixed = alt.Chart().transform_filter(once).encode(color=colour)
+        layers = [
+            fixed.mark_rect(opacity=0.12).encode(y="lo:Q", y2="hi:Q").properties(name="level band"),
+            fixed.mark_rule(strokeDash=[6, 3], strokeWidth=2)
+            .encode(y=y, tooltip=tooltip)
+            .properties(name="level"),
+            base.transform_filter(mean & alt.expr.isValid(alt.datum.lo))
+            .mark_area(opacity=0.15)
+            .encode(y=alt.Y("lo:Q").title("Accuracy"), y2="hi:Q", detail="run:N")
+            .properties(name="band"),
+            base.transform_filter(alt.datum.kind == "seed")
+            .mark_line(opacity=0.3, strokeWidth=1)
+            .encode(y=y, detail="seed:N")
+            .properties(name="seeds"),
+            base.transform_filter(mean)
+            .mark_line(point=alt.OverlayMarkDef(filled=True, size=30))
+            .encode(y=y, tooltip=tooltip)
+            .properties(name="mean"),
+        ]
+    return _facet(alt.layer(*layers, data=data).properties(width=260, height=170), columns)
+
+
+def paired_differences(differences: pl.DataFrame, *, columns: int = 3) -> alt.FacetChart:
+    """Accuracy of each method minus the baseline, one panel per benchmark: the difference
+    (points), its paired 95% interval (bars) and the unpaired one beside it (light bars),
+    against a rule at zero. Over steps where the runs have them; else one point per pair."""
+    data = _panels(
+        differences.sort("benchmark", "comparison", "step_b", nulls_last=True).select(
+            "comparison",
+            "benchmark",
+            "at",
+            "step",
+            "difference",
+            "lo",
+            "hi",
+            "interval",
+            "unpaired_lo",
+            "unpaired_hi",
+            "won",
+            "lost",
+            "tied",
+            "problems",
+        )
+    )
+    colour = (
+        alt.Color("comparison:N")
+        .scale(range=RUN_COLOURS[1:])
+        .legend(title="difference", orient="top", symbolOpacity=1)
+    )
+    over_steps = data["step"].is_not_null().all()
+    x = (
+        alt.X("step:Q").title("Step")
+        if over_steps
+        else alt.X("at:N").title(None).axis(labelAngle=0, labelLimit=220)
+    )
+    y = alt.Y("difference:Q").title(POINTS_TITLE).axis(labelExpr=POINTS)
+    tooltip = [
+        "comparison:N",
+        "at:N",
+        *with_interval("difference", "+.3f"),
+        "interval:N",
+        alt.Tooltip("unpaired_lo:Q", format="+.3f"),
+        alt.Tooltip("unpaired_hi:Q", format="+.3f"),
+        "won:Q",
+        "lost:Q",
+        "tied:Q",
+        "problems:Q",
+    ]
+    base = alt.Chart().encode(x=x, color=colour)
+    zero = (
+        alt.Chart()
+        .mark_rule(color=COLOURS["described"], strokeDash=[4, 3])
+        .encode(y=alt.datum(0))
+        .properties(name="zero")
+    )
+    unpaired = (
+        base.mark_rule(strokeWidth=7, opacity=0.18)
+        .encode(y="unpaired_lo:Q", y2="unpaired_hi:Q")
+        .properties(name="unpaired")
+    )
+    paired = base.mark_rule(strokeWidth=2).encode(y="lo:Q", y2="hi:Q").properties(name="paired")
+    points = (
+        base.mark_point(filled=True, size=50, opacity=1)
+        .encode(y=y, tooltip=tooltip)
+        .properties(name="difference")
+    )
+    layers = [zero, unpaired, paired, points]
+    if over_steps:
+        layers.insert(3, base.mark_line(strokeWidth=1).encode(y=y).properties(name="line"))
+    return _facet(alt.layer(*layers, data=data).properties(width=260, height=170), columns)
+
+
+def problem_flips(problems: pl.DataFrame, *, columns: int = 3) -> alt.FacetChart:
+    """Each problem on which two runs differ, ranked from the largest gain for the method to
+    the largest loss: a bar from zero to the difference in the problem's accuracy, coloured by
+    which run did better; hover for the problem id and both accuracies. One panel per
+    benchmark (and per comparison, where there are several)."""
+    several = problems["comparison"].n_unique() > 1
+    data = problems.sort("benchmark", "comparison", "rank").with_columns(
+        where=pl.format("{}: {}", "benchmark", "comparison") if several else pl.col("benchmark"),
+        better=pl.when(pl.col("difference") > 0)
+        .then(pl.lit("method better"))
+        .otherwise(pl.lit("baseline better")),
+    )
+    data = _panels(data, "where").select(
+        "where",
+        "panel",
+        "rank",
+        "difference",
+        "better",
+        "problem_id",
+        "comparison",
+        "at",
+        "outcome",
+        "accuracy_a",
+        "accuracy_b",
+    )
+    colour = (
+        alt.Color("better:N")
+        .scale(domain=["method better", "baseline better"], range=RUN_COLOURS[1::-1])
+        .legend(title=None, orient="top")
+    )
+    x = alt.X("rank:Q").title("Problems that differ, largest gain first").axis(tickMinStep=1)
+    base = alt.Chart().encode(x=x, color=colour)
+    bars = (
+        base.mark_rule(strokeWidth=2)
+        .encode(y=alt.Y("zero:Q").title(POINTS_TITLE).axis(labelExpr=POINTS), y2="difference:Q")
+        .transform_calculate(zero="0")
+        .properties(name="bars")
+    )
+    points = (
+        base.mark_point(filled=True, size=25, opacity=1)
+        .encode(
+            y=alt.Y("difference:Q").axis(labelExpr=POINTS),
+            tooltip=[
+                "problem_id:N",
+                "comparison:N",
+                "at:N",
+                "outcome:N",
+                alt.Tooltip("accuracy_a:Q", format=".3f"),
+                alt.Tooltip("accuracy_b:Q", format=".3f"),
+                alt.Tooltip("difference:Q", format="+.3f"),
+            ],
+        )
+        .properties(name="problems")
+    )
+    chart = alt.layer(bars, points, data=data).properties(width=260, height=150)
+    return _facet(chart, columns, "where")
+
+
+def comparison(
+    curves: pl.DataFrame,
+    differences: pl.DataFrame,
+    problems: pl.DataFrame,
+    runs: Sequence[str],
+    *,
+    title: str,
+    subtitle: str | list[str] = "",
+    columns: int = 3,
+) -> alt.VConcatChart:
+    """The whole comparison on one page: the runs' curves, the differences with their
+    intervals, and (where the runs share problems) the problems that flipped."""
+    parts = [
+        run_curves(curves, runs, columns=columns).properties(title="Accuracy of each run"),
+        paired_differences(differences, columns=columns).properties(
+            title="Difference from the baseline: paired 95% interval (bars), unpaired (light)"
+        ),
+    ]
+    if problems.height:
+        parts.append(
+            problem_flips(problems, columns=columns).properties(
+                title="Problems that flipped, at the last step compared"
+            )
+        )
+    return (
+        alt.vconcat(*parts)
+        .resolve_scale(color="independent")
+        .properties(title=alt.Title(title, subtitle=subtitle))
+    )

@@ -1,0 +1,123 @@
+"""003 (ReasonFlux-PRM): accuracy against training samples and against PRM size."""
+
+from __future__ import annotations
+
+import altair as alt
+import polars as pl
+
+from helpers import data
+from helpers.charts._common import PANEL_H, PANEL_W, domain, heading, index_axis, reading
+from helpers.charts.labels import Axis, text_layers, with_label_positions
+from helpers.charts.step_dpo_sizing import MARKER_SHAPES
+from helpers.render.theme import COLOURS, DESCRIBED
+
+# what the variant with `fit` adds, and how its marks are drawn (the subtitle's line)
+FIT = (
+    "a log-linear fit",
+    "left, dotted line and grey band: log-linear fit weighted by binomial errors, "
+    "with its 95% band",
+)
+
+
+def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> alt.HConcatChart:
+    """003: left, accuracy against training samples (log axis), the extrapolated reading hollow
+    and dashed; right, accuracy against PRM parameter size. Shapes and colours as described.
+
+    `fit`, if given (columns samples, mean, lo, hi), draws a fitted line with its 95% band in the
+    left panel.
+    """
+    fig = data.figure("prm_data_scaling")
+    ydom = domain(fig["y_domain"], df["accuracy"].to_list(), 1)
+    df = df.with_columns(
+        hex=pl.col("colour").replace_strict(DESCRIBED),
+        shape=pl.col("marker").replace_strict({**MARKER_SHAPES, "line": "circle"}),
+        reading=reading("prm_data_scaling", "accuracy"),
+    )
+    y = alt.Y("accuracy:Q").title(fig["y_title"]).scale(domain=ydom, nice=False, zero=False)
+    tooltip = ["series:N", "x_label:N", "accuracy:Q", "status:N", "reading:N"]
+
+    # left panel
+    left_fig = fig["panels"]["training samples"]
+    left = df.filter(pl.col("panel") == "training samples")
+    xdom = [700, 85000]
+    left = with_label_positions(
+        left,
+        "training_samples",
+        "accuracy",
+        "series",
+        Axis(xdom, PANEL_W, kind="log"),
+        Axis(ydom, PANEL_H, flip=True),
+    )
+    expr = " : ".join(
+        f"datum.value == {v} ? '{lab}'"
+        for v, lab in zip(left_fig["x_ticks"], left_fig["x_labels"], strict=True)
+    )
+    x = (
+        alt.X("training_samples:Q")
+        .title(left_fig["x_title"])
+        .scale(type="log", domain=xdom, nice=False)
+        .axis(values=left_fig["x_ticks"], labelExpr=expr + " : ''", grid=True)
+    )
+    colour = alt.Color("hex:N").scale(None)
+    base = alt.Chart(left)
+    line = left.filter(pl.col("marker") == "line")
+    stated_line = (
+        alt.Chart(line.filter(pl.col("status") == "stated"))
+        .mark_line(color=DESCRIBED["blue"])
+        .encode(x=x, y=y)
+    )
+    bridge = line.sort("training_samples").tail(2)
+    extrapolated_line = (
+        alt.Chart(bridge).mark_line(color=DESCRIBED["blue"], strokeDash=[5, 4]).encode(x=x, y=y)
+    )
+    stated = (
+        base.transform_filter(alt.datum.status == "stated")
+        .mark_point(filled=True, size=90, opacity=1)
+        .encode(x=x, y=y, color=colour, shape=alt.Shape("shape:N").scale(None), tooltip=tooltip)
+    )
+    extrapolated = (
+        base.transform_filter(alt.datum.status == "extrapolated")
+        .mark_point(filled=False, size=90, strokeWidth=2, opacity=1)
+        .encode(x=x, y=y, color=colour, shape=alt.Shape("shape:N").scale(None), tooltip=tooltip)
+    )
+    names = left.with_columns(
+        label=pl.when(pl.col("status") == "extrapolated")
+        .then(pl.lit("extrapolated"))
+        .otherwise(pl.col("series"))
+    ).unique("label", keep="last", maintain_order=True)
+    label_layers = text_layers(names, "label", xdom, ydom, xscale="log")
+    layers: list[alt.Chart] = []
+    if fit is not None:
+        band = alt.Chart(fit).encode(x=alt.X("samples:Q").scale(type="log", domain=xdom))
+        layers += [
+            band.mark_area(opacity=0.15, color=COLOURS["described"], clip=True).encode(
+                y=alt.Y("lo:Q").scale(domain=ydom), y2="hi:Q"
+            ),
+            band.mark_line(color=COLOURS["described"], strokeDash=[2, 2], clip=True).encode(
+                y=alt.Y("mean:Q").scale(domain=ydom)
+            ),
+        ]
+    left_chart = alt.layer(
+        *layers, stated_line, extrapolated_line, stated, extrapolated, *label_layers
+    ).properties(width=PANEL_W, height=PANEL_H, title=left_fig["x_title"])
+
+    # right panel
+    right_fig = fig["panels"]["PRM size"]
+    cats = right_fig["x_categories"]
+    right = df.filter(pl.col("panel") == "PRM size").with_columns(
+        pos=pl.col("x_label").replace_strict(cats, list(range(len(cats)))).cast(pl.Float64)
+    )
+    rx, rdom = index_axis(cats, right_fig["x_title"], pad=0.5)
+    right = with_label_positions(
+        right, "pos", "accuracy", "series", Axis(rdom, PANEL_W), Axis(ydom, PANEL_H, flip=True)
+    )
+    rbase = alt.Chart(right)
+    rpoints = rbase.mark_point(filled=True, size=90, opacity=1).encode(
+        x=rx, y=y, color=colour, shape=alt.Shape("shape:N").scale(None), tooltip=tooltip
+    )
+    rlabels = text_layers(right, "series", rdom, ydom)
+    right_chart = alt.layer(rpoints, *rlabels).properties(
+        width=PANEL_W, height=PANEL_H, title=right_fig["x_title"]
+    )
+    added = [FIT] if fit is not None else []
+    return alt.hconcat(left_chart, right_chart).properties(title=heading(fig, added))

@@ -1,0 +1,134 @@
+"""000 (Kimi k1.5): accuracy against token length, MATH500 and AIME2024."""
+
+from __future__ import annotations
+
+import altair as alt
+import polars as pl
+
+from helpers import data
+from helpers.charts._common import PANEL_H, PANEL_W, domain, heading, reading
+from helpers.charts.labels import Axis, text_layers, with_label_positions
+from helpers.render.theme import COLOURS
+
+GROUPS = ["k1.5", "other"]
+
+
+def _intervals(base: alt.Chart, x: alt.X, ydom: list[float], colour: alt.Color) -> alt.Chart:
+    """Binomial 95% intervals as vertical rules, coloured as their points."""
+    return (
+        base.mark_rule(opacity=0.5, strokeWidth=2)
+        .encode(x=x, y=alt.Y("lo:Q").scale(domain=ydom, nice=False), y2="hi:Q", color=colour)
+        .properties(name="intervals")
+    )
+
+
+def _frontier(front: pl.DataFrame, x: alt.X, y: alt.Y) -> alt.Chart:
+    """The Pareto frontier as a dashed step line."""
+    return (
+        alt.Chart(front)
+        .mark_line(interpolate="step-after", color="#555555", strokeDash=[4, 3], strokeWidth=1.5)
+        .encode(x=x, y=y)
+        .properties(name="frontier")
+    )
+
+
+def _published(pub: pl.DataFrame, x: alt.X, y: alt.Y) -> alt.Chart:
+    """Published values as black crosses."""
+    return (
+        alt.Chart(pub)
+        .mark_point(shape="cross", size=90, color=COLOURS["published"], filled=True)
+        .encode(x=x, y=y, tooltip=["model:N", "token_length:Q", "accuracy:Q", "source:N"])
+        .properties(name="published")
+    )
+
+
+def rl_length_scaling_panel(
+    df: pl.DataFrame,
+    panel: str,
+    *,
+    frontier: pl.DataFrame | None = None,
+    published: pl.DataFrame | None = None,
+) -> alt.LayerChart:
+    """One benchmark: labelled points, k1.5 orange and the other models blue.
+
+    Where `df` has `lo`, `hi` (from `figures.rl_length_scaling.with_benchmark_intervals`) they
+    are drawn as 95% intervals. `frontier` (from `figures.rl_length_scaling.frontiers`) adds the
+    Pareto frontier as a step line;
+    `published` (columns panel, model, token_length, accuracy, source) adds black crosses.
+    """
+    fig = data.figure("rl_length_scaling")
+    described = fig["panels"][panel]
+    sub = df.filter(pl.col("panel") == panel)
+    xdom = domain(described["x_domain"], sub["token_length"].to_list(), 100)
+    ydom = domain(described["y_domain"], sub["accuracy"].to_list(), 1.5)
+    intervals = "lo" in sub.columns
+    if intervals:
+        ydom = [min(ydom[0], sub["lo"].min() - 1), max(ydom[1], min(100, sub["hi"].max() + 1))]
+    sub = with_label_positions(
+        sub,
+        "token_length",
+        "accuracy",
+        "model",
+        Axis(xdom, PANEL_W),
+        Axis(ydom, PANEL_H, flip=True),
+    ).with_columns(reading=reading("rl_length_scaling", "accuracy", "token_length"))
+
+    x = alt.X("token_length:Q").title(fig["x_title"]).scale(domain=xdom, nice=False)
+    y = alt.Y("accuracy:Q").title(f"{fig['y_title']} (%)").scale(domain=ydom, nice=False)
+    colour = (
+        alt.Color("group:N")
+        .scale(domain=GROUPS, range=[COLOURS[g] for g in GROUPS])
+        .legend(title=None, orient="bottom-right", symbolOpacity=1)
+    )
+    base = alt.Chart(sub)
+    points = (
+        base.mark_point(size=70, filled=True, opacity=1)
+        .encode(
+            x=x,
+            y=y,
+            color=colour,
+            tooltip=["model:N", "token_length:Q", "accuracy:Q", "reading:N"],
+        )
+        .properties(name="points")
+    )
+    labels = text_layers(sub, "model", xdom, ydom)
+    layers: list[alt.Chart] = []
+    if intervals:
+        layers.append(_intervals(base, x, ydom, colour))
+    if frontier is not None:
+        layers.append(_frontier(frontier.filter(pl.col("panel") == panel), x, y))
+    layers.append(points)
+    if published is not None:  # on top of the points they sit on, or they are hidden
+        layers.append(_published(published.filter(pl.col("panel") == panel), x, y))
+    return alt.layer(*layers, *labels).properties(title=panel, width=PANEL_W, height=PANEL_H)
+
+
+def rl_length_scaling(df: pl.DataFrame, **options) -> alt.HConcatChart:
+    """000: MATH500 and AIME2024 side by side, accuracy against token length (options as in
+    `rl_length_scaling_panel`)."""
+    fig = data.figure("rl_length_scaling")
+    panels = [rl_length_scaling_panel(df, p, **options) for p in fig["panels"]]
+    added = []
+    if "lo" in df.columns:
+        added.append(
+            (
+                "95% intervals",
+                "vertical bars: Wilson 95% intervals, counting each benchmark's problems",
+            )
+        )
+    if options.get("frontier") is not None:
+        added.append(
+            (
+                "the Pareto frontier",
+                "dashed steps: the Pareto frontier (no model is both shorter and more accurate)",
+            )
+        )
+    if options.get("published") is not None:
+        added.append(
+            (
+                "the published values",
+                "black crosses: the values the paper prints for the same models "
+                "(hover for the table)",
+            )
+        )
+    return alt.hconcat(*panels).properties(title=heading(fig, added))

@@ -1,0 +1,56 @@
+"""Figure 004, GRPO against MEL: points, stated ranges and peaks, with intervals at AIME's
+size, and TensorBoard-style smoothing."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import polars as pl
+
+from helpers import stats
+
+
+class MethodCurves(NamedTuple):
+    """What figure 004 draws: the points (with `lo`, `hi` when a benchmark size is given), the
+    stated ranges as boxes, and each method's peak with its note."""
+
+    points: pl.DataFrame
+    stated: pl.DataFrame
+    peaks: pl.DataFrame
+
+
+def method_curves(df: pl.DataFrame, *, n_problems: int | None = None) -> MethodCurves:
+    """Split the 004 frame (kind point or range bound) into points, stated ranges and peaks;
+    `n_problems` adds Wilson 95% intervals for a benchmark of that size."""
+    points = df.filter(pl.col("kind") == "point").sort("method", "step")
+    if n_problems is not None:
+        points = stats.with_intervals(points, "score", n_problems, scale=1.0)
+    stated = df.filter(pl.col("kind") != "point").pivot(
+        on="kind", index=["method", "step", "step_end"], values="score"
+    )
+    peaks = (
+        points.sort("score", descending=True)
+        .unique("method", keep="first")
+        .sort("method")
+        .with_columns(note=pl.format("peak {} (step {})", pl.col("score").round(2), pl.col("step")))
+    )
+    return MethodCurves(points, stated, peaks)
+
+
+def smooth(
+    df: pl.DataFrame,
+    weight: float,
+    *,
+    by: str = "method",
+    order: str = "step",
+    value: str = "score",
+) -> pl.DataFrame:
+    """Bias-corrected exponential moving average of `value` within each `by` group, in `order`
+    (as TensorBoard smooths: the spacing between points is ignored)."""
+    parts = [
+        g.sort(order).with_columns(
+            smoothed=pl.Series(stats.ema(g.sort(order)[value].to_list(), weight))
+        )
+        for _, g in df.group_by(by, maintain_order=True)
+    ]
+    return pl.concat(parts).sort(by, order)

@@ -1,0 +1,83 @@
+"""Figure 000, RL length scaling: the accuracy/length frontier, slopes, rank agreement between
+the panels, which neighbouring gaps are separable, and intervals at each benchmark's size."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from helpers import benchmark_sizes, stats
+
+
+def per_1k_tokens(df: pl.DataFrame, x: str = "token_length", y: str = "accuracy") -> float:
+    """Least-squares slope of y per extra 1,000 tokens."""
+    import numpy as np
+
+    slope, _ = np.polyfit(df[x].to_numpy() / 1000, df[y].to_numpy(), 1)
+    return float(slope)
+
+
+def steps_along(
+    df: pl.DataFrame, label: str = "model", x: str = "token_length", y: str = "accuracy"
+) -> pl.DataFrame:
+    """Consecutive differences after sorting by x: what each step to a longer variant buys."""
+    ordered = df.sort(x, y)
+    return ordered.select(
+        pl.col(label).shift(1).alias("from"),
+        pl.col(label).alias("to"),
+        (pl.col(x) - pl.col(x).shift(1)).alias("extra_tokens"),
+        (pl.col(y) - pl.col(y).shift(1)).alias("gain"),
+    ).drop_nulls()
+
+
+def rank_agreement(
+    df: pl.DataFrame, by: str, panels: tuple[str, str], value: str, label: str
+) -> tuple[float, float, pl.DataFrame]:
+    """Kendall's tau between two panels' values for the same labels, its p-value, and ranks."""
+    a = df.filter(pl.col(by) == panels[0]).select(label, pl.col(value).alias(panels[0]))
+    b = df.filter(pl.col(by) == panels[1]).select(label, pl.col(value).alias(panels[1]))
+    both = a.join(b, on=label, how="inner", maintain_order="left")
+    from scipy import stats as _st  # imported here: scipy.stats costs ~1 s at start-up
+
+    tau, p = _st.kendalltau(both[panels[0]].to_numpy(), both[panels[1]].to_numpy())
+    ranks = both.with_columns(
+        pl.col(panels[0]).rank("min", descending=True).cast(pl.Int64).alias(f"rank {panels[0]}"),
+        pl.col(panels[1]).rank("min", descending=True).cast(pl.Int64).alias(f"rank {panels[1]}"),
+    ).sort(f"rank {panels[0]}")
+    return float(tau), float(p), ranks
+
+
+def adjacent_gaps(
+    df: pl.DataFrame, label: str, value: str, n: int, scale: float = 100.0
+) -> pl.DataFrame:
+    """Each model against the next one down the ranking: gap, and whether a two-proportion test
+    on n problems separates them at the 5% level."""
+    ranked = df.sort(value, descending=True).select(label, value)
+    ordered = list(ranked.iter_rows())
+    rows = [
+        (a, b, round(va - vb, 2), stats.distinguishable(va / scale, vb / scale, n))
+        for (a, va), (b, vb) in zip(ordered, ordered[1:], strict=False)
+    ]
+    return pl.DataFrame(rows, schema=["higher", "lower", "gap", "separable"], orient="row")
+
+
+def with_benchmark_intervals(
+    df: pl.DataFrame, value: str = "accuracy", benchmark: str = "panel"
+) -> pl.DataFrame:
+    """Add Wilson 95% bounds `lo`, `hi` (percent, as `value`) for each row's benchmark size
+    (from `helpers.benchmark_sizes`)."""
+    sizes = {name: benchmark_sizes.size(name) for name in df[benchmark].unique()}
+    unknown = [name for name, n in sizes.items() if n is None]
+    if unknown:
+        raise ValueError(f"no known size for the benchmarks {unknown}")
+    sized = df.with_columns(_n=pl.col(benchmark).replace_strict(sizes, return_dtype=pl.Int64))
+    return stats.with_intervals(sized, value, "_n").drop("_n")
+
+
+def frontiers(
+    df: pl.DataFrame, cost: str = "token_length", value: str = "accuracy", by: str = "panel"
+) -> pl.DataFrame:
+    """The Pareto frontier (lower cost, higher value) within each `by` group, sorted by cost."""
+    return pl.concat(
+        stats.pareto_frontier(g.select(by, "model", cost, value), cost, value)
+        for _, g in df.group_by(by, maintain_order=True)
+    )

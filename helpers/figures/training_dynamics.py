@@ -1,0 +1,212 @@
+"""Figure 001, training dynamics: the described start/end readings as curves, gain against
+growth, the readings against the paper's axes and slopes, and a seeded simulated run at
+each benchmark's size (labelled simulated wherever it is drawn)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import polars as pl
+
+from helpers import benchmark_sizes, data, stats
+from helpers.runs.summarise import curves
+
+
+def described_curves(td: pl.DataFrame, first: float = 0, last: float = 150) -> pl.DataFrame:
+    """What a 001 description states, as curves for `charts.training_dynamics`: a start-to-end
+    segment where it gives a start and an end, a band over the whole run where it gives only a
+    range, and token length from its start to its end value. Nothing in between is invented."""
+    rows = []
+    for r in td.sort("position").iter_rows(named=True):
+        b = r["benchmark"]
+        if r["accuracy_start"] is not None:
+            rows += [
+                (b, first, "accuracy", r["accuracy_start"], None, None),
+                (b, last, "accuracy", r["accuracy_end"], None, None),
+            ]
+        else:
+            rows += [
+                (b, it, "accuracy", None, r["accuracy_min"], r["accuracy_max"])
+                for it in (first, last)
+            ]
+        rows += [
+            (b, first, "token length", float(r["token_length_start"]), None, None),
+            (b, last, "token length", float(r["token_length_end"]), None, None),
+        ]
+    return pl.DataFrame(
+        rows, schema=["benchmark", "iteration", "metric", "value", "lo", "hi"], orient="row"
+    )
+
+
+def gain_and_growth(td: pl.DataFrame) -> pl.DataFrame:
+    """Per 001 benchmark: accuracy gain (end - start, where stated), the stated range's width
+    (where only a range is given), token-length growth, and the ranks of gain and growth."""
+    return (
+        td.select(
+            "position",
+            "benchmark",
+            "accuracy_shape",
+            gain=(pl.col("accuracy_end") - pl.col("accuracy_start")).round(3),
+            range_width=(pl.col("accuracy_max") - pl.col("accuracy_min")).round(3),
+            token_growth=pl.col("token_length_end") - pl.col("token_length_start"),
+        )
+        .with_columns(
+            gain_rank=pl.col("gain").rank("min", descending=True).cast(pl.Int64),
+            growth_rank=pl.col("token_growth").rank("min", descending=True).cast(pl.Int64),
+        )
+        .sort("position")
+    )
+
+
+def against_published_axes(td: pl.DataFrame, aliases: dict[str, str]) -> pl.DataFrame:
+    """Each 001 reading against the tick range of the same panel in the paper's figure;
+    `beyond_axis` marks readings that lie more than one tick step past the printed labels.
+
+    `aliases` maps a description label to the paper's panel title where they differ."""
+    axes = data.load("published_axes").filter(
+        pl.col("document") == "001", pl.col("axis") == "accuracy"
+    )
+    readings = td.select(
+        "position",
+        "benchmark",
+        panel=pl.col("benchmark").replace(aliases),
+        low=pl.coalesce("accuracy_start", "accuracy_min"),
+        high=pl.coalesce("accuracy_end", "accuracy_max"),
+    )
+    return (
+        readings.join(
+            axes.select("panel", "tick_min", "tick_max", "tick_step"),
+            on="panel",
+            how="left",
+            maintain_order="left",
+        )
+        .with_columns(
+            in_paper=pl.col("tick_min").is_not_null(),
+            # beyond where the axis can reach: more than one tick step past the printed labels
+            beyond_axis=(pl.col("low") < pl.col("tick_min") - pl.col("tick_step"))
+            | (pl.col("high") > pl.col("tick_max") + pl.col("tick_step")),
+        )
+        .sort("position")
+    )
+
+
+def implied_slopes(td: pl.DataFrame, aliases: dict[str, str]) -> pl.DataFrame:
+    """Accuracy gained per token from a description's start and end readings, beside the
+    trend slope the paper prints for the same benchmark (Figure 6 legend)."""
+    pub = data.load("published_values").filter(
+        pl.col("document") == "001", pl.col("metric") == "trend slope"
+    )
+    return (
+        td.filter(pl.col("accuracy_start").is_not_null())
+        .select(
+            "benchmark",
+            described=(pl.col("accuracy_end") - pl.col("accuracy_start"))
+            / (pl.col("token_length_end") - pl.col("token_length_start")),
+        )
+        .join(
+            pub.select(pl.col("matches").alias("benchmark"), pl.col("value").alias("published")),
+            on="benchmark",
+            how="left",
+            maintain_order="left",
+        )
+        .with_columns(ratio=(pl.col("published") / pl.col("described")).round(2))
+    )
+
+
+TOKEN_CV = 0.6  # spread of single-answer lengths (coefficient of variation), an assumption
+
+
+def training_run(benchmarks: pl.DataFrame, iterations: Sequence[int], *, seed: int) -> pl.DataFrame:
+    """Per benchmark and iteration: problems solved out of n, and mean answer length.
+
+    `benchmarks` has columns benchmark, n_problems, acc_start, acc_end, tokens_start,
+    tokens_end. The true accuracy and mean length move linearly from start to end; each
+    evaluation draws Binomial(n, p) solved problems and the mean of n answer lengths (normal
+    approximation with TOKEN_CV).
+    """
+    rng = np.random.default_rng(seed)
+    its = np.asarray(iterations, dtype=float)
+    frac = (its - its[0]) / (its[-1] - its[0])
+    parts = []
+    for r in benchmarks.iter_rows(named=True):
+        n = int(r["n_problems"])
+        p = r["acc_start"] + (r["acc_end"] - r["acc_start"]) * frac
+        mean_tokens = r["tokens_start"] + (r["tokens_end"] - r["tokens_start"]) * frac
+        correct = rng.binomial(n, p)
+        noise = rng.normal(0.0, TOKEN_CV / np.sqrt(n), size=its.size)
+        tokens = np.maximum(mean_tokens * (1 + noise), 0.0)
+        parts.append(
+            pl.DataFrame(
+                {
+                    "benchmark": r["benchmark"],
+                    "iteration": its,
+                    "n": n,
+                    "correct": correct,
+                    "true_accuracy": p,
+                    "token_length": tokens.round(0),
+                }
+            )
+        )
+    return pl.concat(parts)
+
+
+# Benchmark sizes for simulating figure 001's grid; neither the description nor the paper gives
+# them. Known, from `helpers.benchmark_sizes` with their sources: MATH500, AIME 2024 and GPQA
+# Diamond; OMNI-MATH500 is a 500-problem subset by its name. The other nine are ASSUMED: round
+# numbers of the order such evaluation sets have, so that the simulation's noise is of a
+# plausible size.
+SIZES = {
+    "Total@temp_1.0": 2000,
+    "OMNI-MATH500": 500,
+    "MATH500": benchmark_sizes.size("MATH500"),
+    "AIMO2024": 50,
+    "AIME2024": benchmark_sizes.size("AIME2024"),
+    "ChatGLMMath": 300,
+    "GAOKAO": 300,
+    "GPQA": benchmark_sizes.size(
+        "GPQA-Diamond"
+    ),  # the Diamond set is the one reasoning papers report
+    "BZ2024": 100,
+    "Biology": 200,
+    "Chemistry": 200,
+    "Physics": 200,
+    "KACYAN": 200,
+}
+
+
+KNOWN_SIZES = ("OMNI-MATH500", "MATH500", "AIME2024", "GPQA")
+
+
+def described_truth(td: pl.DataFrame) -> pl.DataFrame:
+    """The truth `training_run` simulates from 001's description: accuracy and token length
+    moving from each benchmark's start to its end (a stated range counts as its middle), at the
+    sizes in `SIZES`."""
+    middle = (pl.col("accuracy_min") + pl.col("accuracy_max")) / 2
+    return td.select(
+        "benchmark",
+        n_problems=pl.col("benchmark").replace_strict(SIZES),
+        acc_start=pl.coalesce("accuracy_start", middle),
+        acc_end=pl.coalesce("accuracy_end", middle),
+        tokens_start=pl.col("token_length_start"),
+        tokens_end=pl.col("token_length_end"),
+    )
+
+
+def curves_from_counts(df: pl.DataFrame) -> pl.DataFrame:
+    """Per-iteration counts (benchmark, iteration, n, correct, token_length) as curves for
+    `charts.training_dynamics`: accuracy with its Wilson 95% interval, and token length."""
+    bounds = [stats.wilson_interval(c, n) for c, n in zip(df["correct"], df["n"], strict=True)]
+    with_bounds = df.with_columns(
+        accuracy=(pl.col("correct") / pl.col("n")).round(4),
+        lo=pl.Series([b[0] for b in bounds]).round(4),
+        hi=pl.Series([b[1] for b in bounds]).round(4),
+    )
+    return curves(
+        with_bounds,
+        iteration="iteration",
+        accuracy="accuracy",
+        tokens="token_length",
+        lo="lo",
+        hi="hi",
+    )

@@ -1,0 +1,157 @@
+"""Write a chart to PNG, SVG or self-contained HTML (scripts inlined), whole or not at all; and
+the outputs a notebook stores for a chart (spec, small PNG, plain text).
+
+HTML is built here rather than by `vl_convert.vegalite_to_html`, which pastes the spec's JSON
+into a script as it is: a benchmark named `</script><script>...` in someone's log would run
+when the chart is opened. The spec travels in a JSON data block with every `<`, `>` and `&`
+written as a JSON escape, so nothing in it can end the block or start markup, and the page's
+one script parses it with `JSON.parse`.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+import threading
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import png as pypng
+import vl_convert as vlc
+from PIL import Image
+
+from helpers.io import FORMATS, write_bytes_atomic, write_text_atomic
+
+# JupyterLab 4 draws this MIME type natively, offline, trusted or not
+VEGALITE_MIME = "application/vnd.vegalite.v5+json"
+
+_JSON_ESCAPES = str.maketrans(
+    {
+        "<": "\\u003c",
+        ">": "\\u003e",
+        "&": "\\u0026",
+        "\u2028": "\\u2028",
+        "\u2029": "\\u2029",
+    }
+)
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{title}</title>
+<script>{bundle}</script>
+</head>
+<body>
+<div id="vega-chart"></div>
+<script type="application/json" id="vega-spec">{spec}</script>
+<script>
+vegaEmbed("#vega-chart", JSON.parse(document.getElementById("vega-spec").textContent),
+          {{renderer: "svg"}}).catch(console.error);
+</script>
+</body>
+</html>
+"""
+
+
+def json_for_html(value: object) -> str:
+    """JSON text safe inside an HTML `<script>` block: no `<`, `>` or `&` appears raw (so no
+    `</script>` or `<!--`), and the line separators JavaScript once rejected are escaped."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).translate(_JSON_ESCAPES)
+
+
+@cache
+def _bundle() -> str:
+    """Vega, Vega-Lite and vega-embed as one script (from vl-convert; no network)."""
+    bundle = vlc.javascript_bundle()
+    assert "</script" not in bundle.lower(), "the vl-convert bundle cannot be inlined"
+    return bundle
+
+
+_TINY = {"data": {"values": [{"x": 0}]}, "mark": "point", "encoding": {"x": {"field": "x"}}}
+
+
+def warm_up() -> threading.Thread:
+    """Start vl-convert's JavaScript engine and renderer in the background.
+
+    The first chart a process draws pays about half a second to start them; vl-convert works
+    outside Python's lock, so started when a notebook kernel imports `helpers` that half second
+    overlaps with the cells before the first chart. The command line does not: there it competed
+    with reading the logs for the two cores and made `plot -o x.png` slower.
+    """
+    thread = threading.Thread(target=_warm, name="vl-convert warm-up", daemon=True)
+    thread.start()
+    return thread
+
+
+def _warm() -> None:
+    try:
+        vlc.vegalite_to_png(_TINY, scale=1.0)
+    except Exception:  # noqa: BLE001 - a chart drawn later reports the same fault itself
+        return
+
+
+def spec_title(spec: dict) -> str:
+    """A spec's title as plain text (titles may be a string, a list or a Title object)."""
+    title = spec.get("title", "")
+    if isinstance(title, dict):
+        title = title.get("text", "")
+    if isinstance(title, list):
+        title = " ".join(map(str, title))
+    return str(title)
+
+
+def to_html(spec: dict) -> str:
+    """A self-contained interactive page for the spec; no user text can run as script."""
+    return _PAGE.format(
+        title=html.escape(spec_title(spec) or "chart"), bundle=_bundle(), spec=json_for_html(spec)
+    )
+
+
+def save(spec: dict, path: str | Path) -> Path:
+    """Render a Vega-Lite spec to `path`, the format chosen by its suffix."""
+    path = Path(path)
+    if path.suffix == ".png":
+        return write_bytes_atomic(path, vlc.vegalite_to_png(spec, scale=2.0))
+    if path.suffix == ".svg":
+        return write_text_atomic(path, vlc.vegalite_to_svg(spec))
+    if path.suffix == ".html":
+        return write_text_atomic(path, to_html(spec))
+    raise ValueError(f"{path}: the output must end in one of {', '.join(FORMATS)}")
+
+
+# ---- notebook outputs ----------------------------------------------------------------------------
+
+
+def mimebundle(spec: dict[str, Any]) -> dict[str, Any]:
+    """The outputs a notebook stores for one chart: Vega-Lite spec, PNG and plain text."""
+    png = small_png(vlc.vegalite_to_png(spec, scale=1.0))
+    title = spec_title(spec)
+    return {
+        VEGALITE_MIME: spec,
+        "image/png": base64.b64encode(png).decode("ascii"),
+        "text/plain": f"<Vega-Lite chart: {title or 'untitled'}>",
+    }
+
+
+def small_png(png: bytes) -> bytes:
+    """The same picture with a 256-colour palette: about a tenth of the bytes, so notebooks
+    stay small on disk.
+
+    Pillow quantizes; pypng writes the file through Python's own zlib. Pillow's wheels compress
+    with zlib-ng, which promises only that its output decompresses to the same pixels (its bytes
+    may change with its version, build and the code paths it picks for the CPU), and a notebook
+    must stay byte-identical when re-executed elsewhere.
+    """
+    image = Image.open(io.BytesIO(png)).convert("RGBA")
+    image = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE)
+    rgba = image.getpalette("RGBA")
+    palette = [tuple(rgba[i : i + 4]) for i in range(0, len(rgba), 4)]
+    width, height = image.size
+    pixels = image.tobytes()
+    rows = (pixels[y * width : (y + 1) * width] for y in range(height))
+    out = io.BytesIO()
+    pypng.Writer(width, height, palette=palette, bitdepth=8, compression=9).write(out, rows)
+    return out.getvalue()

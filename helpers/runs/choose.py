@@ -1,0 +1,260 @@
+"""The choice of chart for your own logs, shared by the command line and notebook 005: read the
+inputs, recognise what they hold, and return the table behind the chart with a function that
+draws it (so a `.csv` output never loads altair or the chart code)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import polars as pl
+
+from helpers.errors import DataError
+from helpers.runs import drawable, readers, spark, summarise
+from helpers.runs.readers._common import reading
+
+
+def _samples(runs: list, benchmarks) -> pl.LazyFrame:
+    frames = [r.samples for r in runs]
+    if len(frames) > 1:  # one type for the keys across files (a categorical stays cheap alone)
+        frames = [
+            f.with_columns(
+                pl.col("benchmark").cast(pl.String), pl.col("problem_id").cast(pl.String)
+            )
+            for f in frames
+        ]
+    lf = pl.concat(frames)
+    return lf.filter(pl.col("benchmark").is_in(list(benchmarks))) if benchmarks else lf
+
+
+def _band_note(table: pl.DataFrame) -> str:
+    """What the bands of a score log are, and where there is none."""
+    sizes = table.group_by("benchmark", maintain_order=True).agg(pl.col("problems").first())
+    known = [f"{b} {n}" for b, n in sizes.iter_rows() if n is not None]
+    unknown = [b for b, n in sizes.iter_rows() if n is None]
+    note = f"bands: Wilson 95% over each benchmark's problems ({', '.join(known)})" if known else ""
+    if unknown:
+        note += ("; " if note else "") + (
+            f"no band for {', '.join(unknown[:4])}{' ...' if len(unknown) > 4 else ''}: "
+            "size unknown (--problems NAME=N)"
+        )
+    if table["k"].is_not_null().any():
+        note += "; mean@k scores: the interval counts problems, not the k samples of each"
+    return note
+
+
+def _grid(curves: pl.DataFrame, order, subtitle: str | list[str], **options):
+    """The training grid of `curves`, fitted to what it can show (panels, points per line),
+    with the subtitle saying what was left out."""
+    shown = drawable.panels(curves, "benchmark", order=order)
+    thinned = drawable.thin(shown.frame, "iteration", ("benchmark", "metric"))
+    return later(
+        "training_dynamics",
+        thinned.frame,
+        subtitle=drawable.subtitle(subtitle, shown.notes + thinned.notes),
+        order=shown.order,
+        points=drawable.longest(thinned.frame, "iteration", ("benchmark", "metric"))
+        <= drawable.MARKED_POINTS,
+        **options,
+    )
+
+
+def _by_group(table: pl.DataFrame, group: str, title: str, **options):
+    """Accuracy by group, at most `drawable.MAX_GROUPS` of them along the axis."""
+    shown = drawable.panels(
+        table, group, limit=drawable.MAX_GROUPS, what=f"{group}s" if group != "file" else "files"
+    )
+    return later("accuracy_by_group", shown.frame, group, title=title, notes=shown.notes, **options)
+
+
+def later(name: str, *args, **kwargs):
+    """A chart to draw only when it is wanted: the chart code (and altair) load then, so a
+    `.csv` output never pays for them."""
+
+    def make():
+        from helpers import charts
+
+        return getattr(charts, name)(*args, **kwargs)
+
+    return make
+
+
+def chart_for(
+    files: Sequence[str | Path],
+    *,
+    draw: bool = True,
+    **options,
+) -> tuple[object, pl.DataFrame]:
+    """Read the inputs and build the chart that fits them, with the table behind it (see
+    `_fitting`); with `draw=False` only the table (the chart is None)."""
+    make, table = _fitting(files, **options)
+    return (make() if draw else None), table
+
+
+def _fitting(
+    files: Sequence[str | Path],
+    *,
+    benchmarks: Sequence[str] | None = None,
+    columns: int = 4,
+    title: str | None = None,
+    progress=None,
+    mapping: dict[str, str] | None = None,
+    problems: dict[str, int] | None = None,
+    step_pattern: str | None = None,
+    engine: str = "polars",
+) -> tuple[object, pl.DataFrame]:
+    """Read the inputs and build the chart that fits them, with the table behind it: the
+    training grid (per-step logs, per-sample logs over steps, per-checkpoint folders),
+    accuracy by level or by benchmark (one evaluation), or accuracy against model size
+    (a scores table). Panels keep the log's order (or that of `benchmarks`). Returns a function
+    that draws the chart, and the table."""
+    if engine == "spark":
+        return _spark_chart([str(f) for f in files], benchmarks, columns, title)
+    files = [spark.local(f) for f in files]
+    readers.distinct_inputs(files)
+    progress = progress or (lambda i, n, path: None)
+    runs = []
+    for i, f in enumerate(files, 1):
+        progress(i, len(files), f)
+        runs.append(
+            readers.load(
+                f,
+                step_pattern=step_pattern,
+                mapping=mapping,
+                problems=problems,
+                benchmarks=benchmarks,
+            )
+        )
+    kinds = {
+        "models" if r.models is not None else "samples" if r.samples is not None else "scores"
+        for r in runs
+    }
+    if len(kinds) > 1:
+        detail = ", ".join(f"{r.path.name}: {r.format}" for r in runs)
+        raise DataError(files[0], f"files of one format; got {detail}")
+    kind = kinds.pop()
+    if kind == "models":
+        table = summarise.size_table(pl.concat([r.models for r in runs]))
+        shown = drawable.panels(table, "benchmark")
+        models = drawable.thin(
+            shown.frame, "size_b", ("benchmark", "kind"), what="model sizes", per="panel"
+        )
+        chart = later(
+            "accuracy_vs_size",
+            models.frame,
+            title=title or "Accuracy against model size",
+            columns=columns,
+            notes=shown.notes + models.notes,
+        )
+        return chart, table
+    if kind == "scores":
+        curves, order, table = summarise.score_curves(runs, benchmarks)
+        if table["step"].is_null().all():  # one evaluation: a point per benchmark
+            table = table.rename({"score": "accuracy"})
+            chart = _by_group(
+                table, "benchmark", title or f"Accuracy by benchmark ({files[0].stem})"
+            )
+            return chart, table
+        training = all(r.kind == "training score" for r in runs if r.scores is not None)
+        what = "training score (on training batches)" if training else "accuracy"
+        has_tokens = "tokens" in table.columns
+        band = (
+            "training scores: no band (the log does not say how many prompts a batch held)"
+            if training
+            else _band_note(table)
+        )
+        subtitle = [band] + (
+            ["response length matched to the nearest earlier step"] if has_tokens else []
+        )
+        chart = _grid(
+            curves,
+            order,
+            subtitle,
+            title=title
+            or f"{files[0].stem}: {what}{' and response length' if has_tokens else ''} by step",
+            x_title="Step",
+            columns=columns,
+            y_title="Training score" if training else "Accuracy",
+        )
+        return chart, table
+    where = files[0] if len(files) == 1 else files[0].parent
+    with reading(where):
+        return _samples_chart(runs, files, where, benchmarks, columns, title)
+
+
+def _samples_chart(runs, files, where, benchmarks, columns, title) -> tuple[object, pl.DataFrame]:
+    """The chart for per-sample logs: over steps, or (one evaluation) by level or benchmark."""
+    lf = _samples(runs, benchmarks)
+    nothing = _nothing(files[0], benchmarks)
+    # a tidy table has a step on every row; evaluation outputs may have none (one evaluation)
+    steps = 1
+    if any(r.format != "samples" for r in runs):
+        rows, steps = lf.select(pl.len(), pl.col("step").drop_nulls().n_unique()).collect().row(0)
+        if rows == 0:
+            raise nothing
+    if steps == 0:  # one evaluation: accuracy by difficulty level, or by benchmark or file
+        if len(runs) == 1 and runs[0].format == "qwen-math":
+            samples, group = readers.read_qwen_math(files[0]), "level"
+        else:
+            samples = pl.concat(
+                [r.samples.collect().with_columns(file=pl.lit(r.path.stem)) for r in runs],
+                how="diagonal_relaxed",
+            )
+            group = "benchmark" if samples["benchmark"].n_unique() > 1 else "file"
+        _each_sample_once(samples, where)
+        table = summarise.accuracy_table(samples, [group])
+        overall = summarise.accuracy_table(samples)
+        chart = _by_group(
+            table, group, title or f"Accuracy by {group} ({files[0].stem})", overall=overall
+        )
+        every = pl.concat(
+            [
+                table.with_columns(pl.col(group).cast(pl.String)),
+                overall.with_columns(pl.lit("all").alias(group)),
+            ],
+            how="diagonal_relaxed",
+        )
+        return chart, every
+    summary = summarise.aggregate_samples(lf, where=where)
+    return _steps_chart(summary, nothing, benchmarks, columns, title)
+
+
+def _each_sample_once(samples: pl.DataFrame, where) -> None:
+    """Refuse a (benchmark, problem, sample id) given twice: it would be counted twice."""
+    key = [c for c in ("benchmark", "problem_id", "sample_id") if c in samples.columns]
+    twice = samples.filter(pl.struct(key).is_duplicated())
+    if twice.height:
+        row = twice.row(0, named=True)
+        detail = f"has sample id {row['sample_id']} more than once"
+        raise summarise.given_twice(where, row["problem_id"], detail, row.get("benchmark"))
+
+
+def _nothing(where, benchmarks) -> DataError:
+    """The error for per-sample logs with no row left to chart."""
+    left = f" for the benchmarks {list(benchmarks)}" if benchmarks else ""
+    return DataError(where, f"per-sample rows to chart{left}; there are none")
+
+
+def _steps_chart(summary, nothing, benchmarks, columns, title) -> tuple[object, pl.DataFrame]:
+    """The training grid of a per-sample log's per-step summary."""
+    if summary.height == 0:
+        raise nothing
+    chart = _grid(
+        summarise.sample_curves(summary),
+        list(benchmarks) if benchmarks else None,
+        "bands: Wilson 95% intervals over problems",
+        title=title or "Accuracy and response length by step",
+        x_title="Step",
+        columns=columns,
+    )
+    return chart, summary
+
+
+def _spark_chart(files, benchmarks, columns, title) -> tuple[object, pl.DataFrame]:
+    """The same per-sample aggregation on Spark: tidy per-sample Parquet files or folders (the
+    inputs a cluster holds), read by Spark; only the per-step summary comes back."""
+    frame = spark.samples(files)
+    if benchmarks:
+        frame = frame.filter(frame["benchmark"].isin(list(benchmarks)))
+    summary = summarise.aggregate_samples(frame, engine="spark", where=files[0])
+    return _steps_chart(summary, _nothing(files[0], benchmarks), benchmarks, columns, title)

@@ -1,0 +1,395 @@
+"""Compare runs: is the method's gain over the baseline real?
+
+Each run is one or more logs (several logs under one name are seeds of one method). Where two
+runs' per-sample logs cover the same problems, the difference is measured problem by problem
+(`stats.paired_difference`), which removes the problem-to-problem spread that an unpaired
+interval has to carry; the unpaired interval is reported beside it. Where a log has scores
+only, the comparison is unpaired, with intervals from the benchmark's size.
+
+Two ways of choosing what to compare: the same step in both runs ("same"), or each run's best
+checkpoint ("best"), whose selection overstates the picked score; the size of that
+overstatement for the number of checkpoints and problems is reported with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from helpers import stats
+from helpers.errors import DataError
+from helpers.runs import paired, query, spark, summarise
+from helpers.runs.readers import distinct_inputs
+from helpers.runs.summarise import with_wilson
+
+CHECKPOINTS = ("same", "best")
+# the columns of `Comparison.differences` (and of `compare -o x.csv`), always all of them
+DIFFERENCE_COLUMNS = {
+    "comparison": pl.String,
+    "run_a": pl.String,
+    "run_b": pl.String,
+    "benchmark": pl.String,
+    "at": pl.String,
+    "step": pl.Int64,
+    "step_a": pl.Int64,
+    "step_b": pl.Int64,
+    "unit": pl.String,
+    "difference": pl.Float64,
+    "lo": pl.Float64,
+    "hi": pl.Float64,
+    "interval": pl.String,
+    "p_value": pl.Float64,
+    "paired_lo": pl.Float64,
+    "paired_hi": pl.Float64,
+    "unpaired_lo": pl.Float64,
+    "unpaired_hi": pl.Float64,
+    "seed_lo": pl.Float64,
+    "seed_hi": pl.Float64,
+    "accuracy_a": pl.Float64,
+    "accuracy_b": pl.Float64,
+    "problems": pl.Int64,
+    "problems_a": pl.Int64,
+    "problems_b": pl.Int64,
+    "samples_a": pl.Int64,
+    "samples_b": pl.Int64,
+    "won": pl.Int64,
+    "lost": pl.Int64,
+    "tied": pl.Int64,
+    "seeds_a": pl.Int64,
+    "seeds_b": pl.Int64,
+    "checkpoints_a": pl.Int64,
+    "checkpoints_b": pl.Int64,
+    "selection_bias_a": pl.Float64,
+    "selection_bias_b": pl.Float64,
+}
+KEYS = ["run", "seed", "benchmark", "step"]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Everything a comparison found, as tidy frames (accuracies and differences as fractions).
+
+    - `curves`: one row per run, seed and benchmark and step (`kind` "seed"), and one per run
+      across its seeds (`kind` "mean", with `lo`/`hi` the band that `band` names).
+    - `differences`: one row per comparison, benchmark and step (or pair of checkpoints).
+    - `problems`: the problems whose accuracy differs between the two runs, at the compared
+      step (the last shared one, or the best checkpoints).
+    - `notes`: what was assumed or could not be done, in words.
+    """
+
+    runs: list[str]
+    checkpoint: str
+    curves: pl.DataFrame
+    differences: pl.DataFrame
+    problems: pl.DataFrame
+    notes: list[str] = field(default_factory=list)
+
+
+# ---- reading the runs ---------------------------------------------------------------------------
+
+
+def _entries(runs) -> list[tuple[str, int, Path | str]]:
+    """(name, seed, path) for each log: a mapping name -> path(s), or (name, path) pairs."""
+    pairs = runs.items() if isinstance(runs, Mapping) else runs
+    out: list[tuple[str, int, Path]] = []
+    for name, paths in pairs:
+        for p in [paths] if isinstance(paths, str | Path) else paths:
+            out.append((str(name), sum(1 for n, _, _ in out if n == name), spark.location(p)))
+    for name in dict.fromkeys(n for n, _, _ in out):  # a run's seeds: each log once
+        seeds = [p for n, _, p in out if n == name and isinstance(p, Path)]
+        distinct_inputs(seeds)
+    return out
+
+
+def _read(
+    entries, benchmarks, options, engine: str = "polars"
+) -> tuple[pl.DataFrame | None, pl.DataFrame | None]:
+    """Per-problem counts (run, seed, benchmark, step, problem_id, n, c) from per-sample logs,
+    and scores (run, seed, benchmark, step, score) from score-only logs."""
+    per_problem, scores = [], []
+    for name, seed, path in entries:
+        tag = {"run": pl.lit(name), "seed": pl.lit(seed, pl.Int64)}
+        counts, loaded = summarise.problem_counts(path, benchmarks, options, engine=engine)
+        if counts is not None:
+            per_problem.append(
+                counts.select(**tag, benchmark="benchmark", step="step", problem_id="problem_id")
+                .with_columns(counts.select("n", "c"))
+                .with_columns(pl.col("problem_id").cast(pl.String))
+            )
+        else:
+            s = loaded.scores
+            if s is None:
+                raise DataError(path, "a run's scores or per-sample log", got=loaded.format)
+            if benchmarks:
+                s = s.filter(pl.col("benchmark").is_in(list(benchmarks)))
+            scores.append(
+                s.select(**tag, benchmark="benchmark", step="step", score="score", n="problems")
+            )
+    # sorted: group-by order is not stable, and every number and chart must be
+    return (
+        pl.concat(per_problem).sort(*KEYS, "problem_id", nulls_last=True) if per_problem else None,
+        pl.concat(scores).sort(*KEYS, nulls_last=True) if scores else None,
+    )
+
+
+# ---- curves -------------------------------------------------------------------------------------
+
+
+def _seed_curves(per_problem, scores) -> pl.DataFrame:
+    parts = []
+    if per_problem is not None:
+        acc = per_problem.group_by(KEYS).agg(
+            problems=pl.len(), k=pl.col("n").min(), accuracy=(pl.col("c") / pl.col("n")).mean()
+        )
+        parts.append(with_wilson(acc).with_columns(per_sample=pl.lit(True)))
+    if scores is not None:
+        s = scores.rename({"score": "accuracy", "n": "problems"}).with_columns(
+            k=pl.lit(None, pl.Int64)
+        )
+        parts.append(with_wilson(s).with_columns(per_sample=pl.lit(False)))
+    return (
+        pl.concat(parts, how="diagonal_relaxed")
+        .with_columns(kind=pl.lit("seed"))
+        .sort(*KEYS, nulls_last=True)
+    )
+
+
+def _mean_curves(seeds: pl.DataFrame) -> pl.DataFrame:
+    """Each run across its seeds: the mean, and as band the range across seeds (two seeds or
+    more) or the Wilson interval over problems (one seed)."""
+    runs = seeds.group_by("run", "benchmark", "step").agg(
+        seeds=pl.len(),
+        problems=pl.col("problems").min(),
+        # answers behind the mean: problems x samples per problem x seeds (scores: problems)
+        answers=(pl.col("problems") * pl.col("k").fill_null(1)).sum(),
+        accuracy=pl.col("accuracy").mean(),
+        seed_lo=pl.col("accuracy").min(),
+        seed_hi=pl.col("accuracy").max(),
+        lo=pl.col("lo").first(),
+        hi=pl.col("hi").first(),
+    )
+    several = pl.col("seeds") > 1
+    return (
+        runs.sort("run", "benchmark", "step", nulls_last=True)
+        .with_columns(
+            kind=pl.lit("mean"),
+            lo=pl.when(several).then("seed_lo").otherwise("lo"),
+            hi=pl.when(several).then("seed_hi").otherwise("hi"),
+            band=pl.when(several)
+            .then(pl.format("range across {} seeds", "seeds"))
+            .when(pl.col("lo").is_not_null())
+            .then(pl.lit("Wilson 95% over problems"))
+            .otherwise(pl.lit("no interval: benchmark size unknown")),
+        )
+        .drop("seed_lo", "seed_hi")
+    )
+
+
+# ---- differences --------------------------------------------------------------------------------
+
+
+def _same_steps(a: set, b: set) -> list[tuple]:
+    """(step in a, step in b) pairs to compare: every step both have; a run evaluated once
+    (no step: a fixed model, say the starting point) against every step of the other."""
+    if a == {None} and b != {None}:
+        return [(None, s) for s in sorted(b - {None})]
+    if b == {None} and a != {None}:
+        return [(s, None) for s in sorted(a - {None})]
+    return [(s, s) for s in sorted(a & b, key=lambda s: (s is None, s))]
+
+
+def _best_steps(means: pl.DataFrame) -> pl.DataFrame:
+    """Each run's best checkpoint per benchmark (highest mean accuracy, earliest on ties), the
+    number of checkpoints it was picked from, and up to how much picking the best of that many
+    overstates the score if all were equally good."""
+    ranked = means.sort(
+        "run", "benchmark", "accuracy", "step", descending=[False, False, True, False]
+    )
+    best = ranked.group_by("run", "benchmark", maintain_order=True).agg(
+        step=pl.col("step").first(),
+        accuracy=pl.col("accuracy").first(),
+        problems=pl.col("problems").first(),
+        answers=pl.col("answers").first(),
+        checkpoints=pl.len(),
+    )
+    # The picked score's noise is at most that of Binomial(problems x samples x seeds), p)
+    # over the total (problems of differing difficulty vary less than that), so this is the
+    # most the pick is expected to overstate: "up to".
+    bias = [
+        stats.best_checkpoint_bias([acc] * k, n, runs=4000, seed=0)["overstatement"]
+        if n and k > 1
+        else (0.0 if k == 1 else None)
+        for acc, n, k in best.select("accuracy", "answers", "checkpoints").iter_rows()
+    ]
+    return best.with_columns(selection_bias=pl.Series(bias, dtype=pl.Float64))
+
+
+def compare(
+    runs: Mapping[str, str | Path | Sequence[str | Path]] | Sequence[tuple[str, str | Path]],
+    *,
+    benchmarks: Sequence[str] | None = None,
+    checkpoint: str = "same",
+    baseline: str | None = None,
+    problems: Mapping[str, int] | None = None,
+    step_pattern: str | None = None,
+    mapping: Mapping[str, str] | None = None,
+    engine: str = "polars",
+) -> Comparison:
+    """Compare every run with the baseline (the first run named, or `baseline`).
+
+    `runs` maps a name to a log (file or folder) or to several logs (seeds of one method);
+    `checkpoint` is "same" (every step both runs have) or "best" (each run's best checkpoint);
+    `problems` overrides benchmark sizes (for score-only logs); `engine` "spark" counts
+    per-sample Parquet logs on Spark (see `helpers.runs.query`), "polars" (default) here."""
+    if checkpoint not in CHECKPOINTS:
+        raise ValueError(f"checkpoint must be one of {CHECKPOINTS}; got {checkpoint!r}")
+    if engine not in query.ENGINES:
+        raise ValueError(f"engine must be one of {query.ENGINES}; got {engine!r}")
+    entries = _entries(runs)
+    names = list(dict.fromkeys(n for n, _, _ in entries))
+    if len(names) < 2:
+        where = entries[0][2] if entries else "(no input)"
+        raise DataError(
+            where, f"at least two runs to compare (NAME=PATH twice or more); got {names}"
+        )
+    baseline = baseline or names[0]
+    if baseline not in names:
+        raise DataError(entries[0][2], f"a baseline among the runs {names}", got=baseline)
+    names = [baseline, *[n for n in names if n != baseline]]
+    first_path = {n: next(p for m, _, p in entries if m == n) for n in names}
+    options = {"step_pattern": step_pattern, "mapping": mapping, "problems": problems}
+    per_problem, scores = _read(entries, benchmarks, options, engine)
+    sample_runs = set(per_problem["run"]) if per_problem is not None else set()
+    score_runs = set(scores["run"]) if scores is not None else set()
+    mixed = sample_runs & score_runs
+    if mixed:
+        run = sorted(mixed)[0]
+        raise DataError(first_path[run], f"seeds of one kind (per-sample or scores) in run {run!r}")
+    seeds = _seed_curves(per_problem, scores)
+    missing = [n for n in names if seeds.filter(pl.col("run") == n).height == 0]
+    if missing:
+        raise DataError(first_path[missing[0]], "at least one benchmark with a value in the run")
+    means = _mean_curves(seeds)
+    curves = pl.concat([seeds, means], how="diagonal_relaxed").sort(
+        "kind", "run", "benchmark", "step", "seed", nulls_last=True
+    )
+    notes: list[str] = []
+    rows, flips = [], []
+    best = _best_steps(means) if checkpoint == "best" else None
+    for other in names[1:]:
+        label = f"{other} vs {baseline}"
+        got = {r: set(seeds.filter(pl.col("run") == r)["benchmark"]) for r in (baseline, other)}
+        order = list(benchmarks) if benchmarks else sorted(set(seeds["benchmark"]))
+        shared = [b for b in order if b in got[baseline] & got[other]]
+        if not shared:
+            raise DataError(
+                first_path[other],
+                f"a benchmark shared with the baseline {baseline!r} ({sorted(got[baseline])})",
+                got=sorted(got[other]),
+            )
+        for only in sorted((got[baseline] | got[other]) - set(shared)):
+            notes.append(f"{label}: {only} is in one run only, not compared")
+        for b in shared:
+            if best is not None:
+                pick = {
+                    r: best.filter(pl.col("run") == r, pl.col("benchmark") == b).row(0, named=True)
+                    for r in (baseline, other)
+                }
+                pairs = [(pick[baseline]["step"], pick[other]["step"])]
+            else:
+                steps = {
+                    r: set(means.filter(pl.col("run") == r, pl.col("benchmark") == b)["step"])
+                    for r in (baseline, other)
+                }
+                pairs = _same_steps(steps[baseline], steps[other])
+                if not pairs:
+                    notes.append(f"{label}: {b} has no step in both runs, not compared")
+                    continue
+            for i, (sa, sb) in enumerate(pairs):
+                base = {"comparison": label, "run_a": baseline, "run_b": other, "benchmark": b}
+                base.update(step=sb if sa is None else sa if sb in (None, sa) else None)
+                base.update(step_a=sa, step_b=sb)
+                if baseline in sample_runs and other in sample_runs:
+                    share = per_problem.with_columns(share=pl.col("c") / pl.col("n"))
+                    row, view = paired.paired_row(
+                        paired.at_step(share, baseline, b, sa), paired.at_step(share, other, b, sb)
+                    )
+                    if row["problems"] == 0:
+                        notes.append(f"{label}: {b} shares no problem ids: compared unpaired")
+                    elif i == len(pairs) - 1:
+                        flips.append(view.with_columns(**{k: pl.lit(v) for k, v in base.items()}))
+                else:
+                    row = paired.score_row(seeds, baseline, other, b, sa, sb)
+                if best is not None:
+                    row.update(
+                        checkpoints_a=pick[baseline]["checkpoints"],
+                        checkpoints_b=pick[other]["checkpoints"],
+                        selection_bias_a=pick[baseline]["selection_bias"],
+                        selection_bias_b=pick[other]["selection_bias"],
+                    )
+                rows.append({**base, **row})
+    if not rows:
+        raise DataError(first_path[names[1]], "a benchmark and step that both runs logged")
+    found = set().union(*rows)
+    differences = (
+        pl.DataFrame(rows, infer_schema_length=None)
+        .with_columns(unit=pl.lit("fraction"))
+        .with_columns(
+            pl.col(c).cast(t) if c in found else pl.lit(None, t).alias(c)
+            for c, t in DIFFERENCE_COLUMNS.items()
+            if c not in ("at", "unit")
+        )
+        .with_columns(at=_at_label(checkpoint))
+        .select(list(DIFFERENCE_COLUMNS))
+    )
+    return Comparison(
+        runs=names,
+        checkpoint=checkpoint,
+        curves=curves,
+        differences=differences,
+        problems=_flip_view(flips, checkpoint),
+        notes=notes,
+    )
+
+
+def _at_label(checkpoint: str) -> pl.Expr:
+    """Where a row compares, in words: 'step 120', or 'best: step 120 vs step 80'."""
+
+    def step(column: str) -> pl.Expr:
+        return (
+            pl.when(pl.col(column).is_null())
+            .then(pl.lit("single evaluation"))
+            .otherwise(pl.format("step {}", pl.col(column)))
+        )
+
+    if checkpoint == "best":
+        return pl.format("best: {} vs {}", step("step_b"), step("step_a"))
+    return step("step")
+
+
+def _flip_view(flips: list[pl.DataFrame], checkpoint: str) -> pl.DataFrame:
+    """Problems whose accuracy differs between the runs, ranked by difference (largest gain
+    first); `drawable.comparison` thins them for the chart by rank."""
+    if not flips:
+        return pl.DataFrame()
+    view = pl.concat(flips, how="diagonal_relaxed").filter(pl.col("difference") != 0)
+    view = (
+        view.with_columns(
+            pl.col("step", "step_a", "step_b").cast(pl.Int64),
+            outcome=pl.when(pl.col("difference") > 0)
+            .then(pl.format("{} better", "run_b"))
+            .otherwise(pl.format("{} better", "run_a")),
+        )
+        .with_columns(at=_at_label(checkpoint))
+        .sort(
+            "comparison",
+            "benchmark",
+            "difference",
+            "problem_id",
+            descending=[False, False, True, False],
+        )
+    )
+    return view.with_columns(rank=pl.int_range(pl.len()).over("comparison", "benchmark") + 1)

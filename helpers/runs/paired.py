@@ -1,0 +1,107 @@
+"""One comparison of two runs on one benchmark, at one step each: paired over the problems they
+share (per-sample logs), or unpaired from their scores (score-only logs). Each returns one row
+of `compare`'s differences table."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from helpers import stats
+
+
+def at_step(frame: pl.DataFrame, run: str, benchmark: str, step: int | None) -> pl.DataFrame:
+    """One run's rows for one benchmark at one step (a null step: a log without steps)."""
+    return frame.filter(
+        pl.col("run") == run,
+        pl.col("benchmark") == benchmark,
+        pl.col("step").is_null() if step is None else pl.col("step") == step,
+    )
+
+
+def paired_row(a_rows: pl.DataFrame, b_rows: pl.DataFrame) -> tuple[dict, pl.DataFrame]:
+    """The paired and unpaired comparison of two runs' per-problem rows at one step each."""
+    a = a_rows.group_by("problem_id").agg(accuracy_a=pl.col("share").mean(), k_a=pl.col("n").min())
+    b = b_rows.group_by("problem_id").agg(accuracy_b=pl.col("share").mean(), k_b=pl.col("n").min())
+    both = a.join(b, on="problem_id").sort("problem_id")
+    row: dict = {
+        "problems_a": a.height,
+        "problems_b": b.height,
+        "problems": both.height,
+        "samples_a": int(a["k_a"].min()),
+        "samples_b": int(b["k_b"].min()),
+    }
+    if both.height == 0:
+        unpaired = stats.unpaired_difference(a["accuracy_a"], b["accuracy_b"])
+        row.update(
+            accuracy_a=float(a["accuracy_a"].mean()),
+            accuracy_b=float(b["accuracy_b"].mean()),
+            difference=unpaired.difference,
+            lo=unpaired.lo,
+            hi=unpaired.hi,
+            interval=unpaired.method + " (the runs share no problem ids)",
+            unpaired_lo=unpaired.lo,
+            unpaired_hi=unpaired.hi,
+        )
+        return row, both.with_columns(difference=pl.lit(None, pl.Float64))
+    xa, xb = both["accuracy_a"].to_numpy(), both["accuracy_b"].to_numpy()
+    paired = stats.paired_difference(xa, xb)
+    unpaired = stats.unpaired_difference(xa, xb)
+    row.update(
+        accuracy_a=float(xa.mean()),
+        accuracy_b=float(xb.mean()),
+        difference=paired.difference,
+        lo=paired.lo,
+        hi=paired.hi,
+        interval=paired.method,
+        p_value=paired.p_value,
+        paired_lo=paired.lo,
+        paired_hi=paired.hi,
+        unpaired_lo=unpaired.lo,
+        unpaired_hi=unpaired.hi,
+        won=int(np.sum(xb > xa)),
+        lost=int(np.sum(xb < xa)),
+        tied=int(np.sum(xb == xa)),
+    )
+    shared = set(both["problem_id"])
+    seed_acc = [
+        [
+            float(g.filter(pl.col("problem_id").is_in(shared))["share"].mean())
+            for _, g in rows.group_by("seed", maintain_order=True)
+        ]
+        for rows in (a_rows, b_rows)
+    ]
+    row.update(seeds_a=len(seed_acc[0]), seeds_b=len(seed_acc[1]))
+    seed_bounds = stats.welch_interval(seed_acc[0], seed_acc[1])
+    if seed_bounds is not None:
+        row.update(seed_lo=seed_bounds[0], seed_hi=seed_bounds[1])
+    return row, both.with_columns(difference=pl.col("accuracy_b") - pl.col("accuracy_a"))
+
+
+def score_row(seeds: pl.DataFrame, run_a, run_b, benchmark, step_a, step_b) -> dict:
+    """The unpaired comparison of two runs' scores (means over seeds) at one step each."""
+    a, b = at_step(seeds, run_a, benchmark, step_a), at_step(seeds, run_b, benchmark, step_b)
+    d = stats.unpaired_scores(
+        float(a["accuracy"].mean()),
+        a["problems"][0],
+        float(b["accuracy"].mean()),
+        b["problems"][0],
+    )
+    row = {
+        "accuracy_a": float(a["accuracy"].mean()),
+        "accuracy_b": float(b["accuracy"].mean()),
+        "problems_a": a["problems"][0],
+        "problems_b": b["problems"][0],
+        "difference": d.difference,
+        "lo": d.lo,
+        "hi": d.hi,
+        "interval": d.method + "; paired needs per-sample logs",
+        "unpaired_lo": d.lo,
+        "unpaired_hi": d.hi,
+        "seeds_a": a.height,
+        "seeds_b": b.height,
+    }
+    seed_bounds = stats.welch_interval(a["accuracy"], b["accuracy"])
+    if seed_bounds is not None:
+        row.update(seed_lo=seed_bounds[0], seed_hi=seed_bounds[1])
+    return row

@@ -1,0 +1,328 @@
+"""The per-sample aggregation, written once and run by polars (on this machine) or by Apache
+Spark (on a cluster).
+
+`summarize` states the aggregation in narwhals expressions, which both engines execute: per
+problem, samples and correct ones; per step and benchmark, problems, samples, accuracy (the mean
+over problems of the share correct), the share of problems with any correct sample (unbiased
+pass@k where every problem has k samples), and a histogram of response lengths from which mean
+and percentiles are read. Only the small per-step table comes back to the driver.
+
+The drivers differ only in how they key the groups and how they bound memory:
+- polars: where problem ids are whole numbers and the benchmark column is categorical (as
+  trainers' Parquet logs are), the keys are packed into one integer, which polars groups about
+  twice as fast as three columns; steps are taken in ranges of at most `rows_per_pass` rows, so
+  memory is bounded by one range's per-problem table whatever the log's size.
+- Spark: the natural keys, one pass; Spark distributes and spills as it does for any query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import narwhals as nw
+import polars as pl
+
+TOKEN_BIN = 16  # response-length percentiles are exact to this many tokens (histogram based)
+ROWS_PER_PASS = 4_000_000  # at most this many rows per pass: ~0.45 GB peak on 20M rows here
+ENGINES = ("polars", "spark")
+
+
+# ---- the aggregation, once ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Keys:
+    """How a log's rows are grouped. `problem` keys name a problem, `cell` keys a histogram cell
+    (a group and a length bin); `from_problem` and `from_cell` derive the group keys (and
+    `bin`) from them where they are not among them (packed keys)."""
+
+    group: tuple[str, ...] = ("step", "benchmark")
+    problem: tuple[str, ...] = ("step", "benchmark", "problem_id")
+    cell: tuple[str, ...] = ("step", "benchmark", "bin")
+    from_problem: tuple = ()
+    from_cell: tuple = ()
+
+
+def summarize(
+    frame: nw.LazyFrame,
+    keys: Keys = Keys(),
+    *,
+    bin_tokens: int = TOKEN_BIN,
+    percentiles: Sequence[float] = (0.5, 0.9),
+) -> nw.LazyFrame:
+    """Per group (a step and benchmark) the summary described in the module text. `frame` has
+    the columns the keys name, `correct`, `response_tokens` and `bin` (its length bin)."""
+    group = list(keys.group)
+    summary = (
+        per_problem(frame, keys)
+        .with_columns(
+            (nw.col("c") / nw.col("n")).alias("share"),
+            (nw.col("c") > 0).cast(nw.Float64).alias("hit"),
+        )
+        .group_by(group)
+        .agg(
+            nw.len().alias("problems"),
+            nw.col("n").sum().alias("samples"),
+            nw.col("n").min().alias("k"),
+            nw.col("n").max().alias("k_max"),
+            nw.col("share").mean().alias("accuracy"),
+            nw.col("hit").mean().alias("any_correct"),
+            # more rows than the ids span: some id repeats; fewer: sparse ids, checked apart
+            (nw.col("n") > nw.col("span")).cast(nw.Int64).sum().alias("repeated"),
+            (nw.col("n") < nw.col("span")).cast(nw.Int64).sum().alias("sparse"),
+        )
+    )
+    # one histogram of response lengths per group, read once: its sums give the mean, and the
+    # first bin whose cumulative count reaches q of the total gives each percentile
+    hist = (
+        frame.group_by(list(keys.cell))
+        .agg(nw.len().alias("count"), nw.col("response_tokens").sum().alias("token_sum"))
+        .pipe(_derive, keys.from_cell)
+        .filter(~nw.col("bin").is_null())  # a missing length counts in neither mean nor rank
+        .with_columns(
+            nw.col("count").cum_sum().over(*group, order_by="bin").alias("cum"),
+            nw.col("count").sum().over(*group).alias("total"),
+        )
+    )
+    names = [f"p{round(q * 100)}_tokens" for q in percentiles]
+    lengths = hist.group_by(group).agg(
+        nw.col("token_sum").sum().alias("token_sum"),
+        nw.col("count").sum().alias("counted"),
+        *[
+            nw.when(nw.col("cum") >= q * nw.col("total")).then(nw.col("bin")).min().alias(name)
+            for q, name in zip(percentiles, names, strict=True)
+        ],
+    )
+    summary = summary.join(lengths, on=group, how="left").with_columns(
+        (nw.col("token_sum") / nw.col("counted")).alias("mean_tokens"),
+        *[((nw.col(name) + 1) * bin_tokens).alias(name) for name in names],
+    )
+    return summary.drop("token_sum", "counted")
+
+
+def per_problem(frame: nw.LazyFrame, keys: Keys) -> nw.LazyFrame:
+    """Samples (n), correct ones (c) and the span of sample ids per problem, with the
+    problem's group keys (more rows than the span holds ids: a sample given twice)."""
+    counts = frame.group_by(list(keys.problem)).agg(
+        nw.len().alias("n"),
+        nw.col("correct").cast(nw.Int64).sum().alias("c"),
+        (nw.col("sample_id").max() - nw.col("sample_id").min() + 1).alias("span"),
+    )
+    return _derive(counts, keys.from_problem)
+
+
+def problem_counts(frame: nw.LazyFrame) -> nw.LazyFrame:
+    """Per benchmark, step and problem: samples (n), distinct sample ids and correct ones (c),
+    the table that paired comparisons of runs are computed from (see `helpers.runs.compare`)."""
+    return frame.group_by("benchmark", "step", "problem_id").agg(
+        nw.len().alias("n"),
+        nw.col("sample_id").n_unique().alias("distinct"),
+        nw.col("correct").cast(nw.Int64).sum().alias("c"),
+    )
+
+
+def collect(frame: nw.LazyFrame, where: object = "--engine spark") -> pl.DataFrame:
+    """A narwhals query's result as a polars frame on this machine (polars streams it; Spark
+    runs it where its session points and sends back only the result; its failure to read is
+    the package's error naming `where`)."""
+    native = frame.to_native()
+    if isinstance(native, pl.LazyFrame):
+        return native.collect(engine="streaming")
+    from helpers.runs.spark import read_errors
+
+    with read_errors(where):
+        return frame.collect().to_polars()
+
+
+def _derive(frame: nw.LazyFrame, exprs: tuple) -> nw.LazyFrame:
+    return frame.with_columns(*exprs) if exprs else frame
+
+
+def pass_at_k(n, c, k: int):
+    """Unbiased pass@k of a problem with n samples, c correct (k >= 1): 1 - C(n-c, k) / C(n, k),
+    as the product of (n - c - i) / (n - i) for i < k (no large binomials; zero once n - c < k).
+    `n` and `c` are polars or narwhals expressions; the result is one of the same kind."""
+    term = (n - c).clip(lower_bound=0) / n
+    for i in range(1, k):
+        term = term * ((n - c - i).clip(lower_bound=0) / (n - i))
+    return 1 - term
+
+
+def uneven_pass_at_k(frame: nw.LazyFrame, summary: nw.LazyFrame, keys: Keys, ks) -> nw.LazyFrame:
+    """pass@k for groups whose problems have different sample counts (k = the fewest): the
+    unbiased estimate per problem (`pass_at_k`), averaged."""
+    group = list(keys.group)
+    rows = per_problem(frame, keys).join(
+        summary.filter(nw.col("k") > 1, nw.col("k") != nw.col("k_max")).select(*group, "k"),
+        on=group,
+        how="inner",
+    )
+    n, c = nw.col("n"), nw.col("c")
+    value = nw.lit(None, nw.Float64)
+    for k in sorted(ks):
+        value = nw.when(nw.col("k") == k).then(pass_at_k(n, c, k)).otherwise(value)
+    return rows.with_columns(value.alias("fixed")).group_by(group).agg(nw.col("fixed").mean())
+
+
+# ---- polars: packed keys, step ranges -----------------------------------------------------------
+
+
+def _packing(samples: pl.LazyFrame, bin_tokens: int) -> dict | None:
+    """Ranges for packing step, benchmark code and problem id (and length bin) into single
+    integers, or None where the columns do not allow it (text problem ids, text benchmarks,
+    negative lengths, a key space past 2^62)."""
+    schema = samples.collect_schema()
+    if not (schema["problem_id"].is_integer() and schema["benchmark"] == pl.Categorical):
+        return None
+    stats = samples.select(
+        s0=pl.col("step").min(),
+        s1=pl.col("step").max(),
+        p0=pl.col("problem_id").min(),
+        p1=pl.col("problem_id").max(),
+        b1=pl.col("benchmark").to_physical().max(),
+        t0=pl.col("response_tokens").min(),
+        t1=pl.col("response_tokens").max(),
+        rows=pl.len(),
+    ).collect()
+    row = stats.row(0, named=True)
+    if row["rows"] == 0 or (row["t0"] is not None and row["t0"] < 0):
+        return None
+    # bins 0 .. t1 // bin_tokens, and one more for a missing length
+    bins = (row["t1"] or 0) // bin_tokens + 2
+    sizes = {"S": row["s1"] - row["s0"] + 1, "B": row["b1"] + 1, "P": row["p1"] - row["p0"] + 1}
+    if sizes["S"] * sizes["B"] * max(sizes["P"], bins) >= 2**62:
+        return None
+    return {**row, **sizes, "NB": bins}
+
+
+def _packed(samples: pl.LazyFrame, pack: dict, bin_tokens: int) -> tuple[pl.LazyFrame, Keys]:
+    """The log with `g` (step and benchmark), `key` (g and problem) and `cell` (g and length
+    bin) as single integers, and the keys that say how to unpack them."""
+    g = (pl.col("step") - pack["s0"]).cast(pl.Int64) * pack["B"] + pl.col(
+        "benchmark"
+    ).to_physical().cast(pl.Int64)
+    missing = pack["NB"] - 1
+    length_bin = (pl.col("response_tokens") // bin_tokens).fill_null(missing).cast(pl.Int64)
+    frame = samples.with_columns(
+        key=g * pack["P"] + (pl.col("problem_id") - pack["p0"]).cast(pl.Int64),
+        cell=g * pack["NB"] + length_bin,
+    )
+    keys = Keys(
+        group=("g",),
+        problem=("key",),
+        cell=("cell",),
+        from_problem=((nw.col("key") // pack["P"]).alias("g"),),
+        from_cell=(
+            (nw.col("cell") // pack["NB"]).alias("g"),
+            nw.when(nw.col("cell") % pack["NB"] != missing)
+            .then(nw.col("cell") % pack["NB"])
+            .alias("bin"),
+        ),
+    )
+    return frame, keys
+
+
+def _unpack(summary: pl.DataFrame, names: pl.DataFrame, pack: dict) -> pl.DataFrame:
+    return (
+        summary.with_columns(
+            step=(pl.col("g") // pack["B"] + pack["s0"]).cast(pl.Int64),
+            code=(pl.col("g") % pack["B"]).cast(pl.UInt32),
+        )
+        .join(names, on="code", how="left")
+        .drop("g", "code")
+    )
+
+
+def _step_ranges(samples: pl.LazyFrame, rows_per_pass: int) -> list[tuple[int, int]]:
+    """Consecutive step ranges of about `rows_per_pass` rows each (never splitting a step)."""
+    counts = samples.group_by("step").agg(rows=pl.len()).collect(engine="streaming").sort("step")
+    ranges, start, filled = [], None, 0
+    for step, rows in counts.iter_rows():
+        start = step if start is None else start
+        filled += rows
+        if filled >= rows_per_pass:
+            ranges.append((start, step))
+            start, filled = None, 0
+    if start is not None:
+        ranges.append((start, counts["step"][-1]))
+    return ranges
+
+
+def _polars(samples: pl.LazyFrame, rows_per_pass: int, bin_tokens, percentiles, progress):
+    total = samples.select(pl.len()).collect().item()
+    pack = _packing(samples, bin_tokens)
+    if pack is not None:
+        frame, keys = _packed(samples, pack, bin_tokens)
+    else:
+        keys = Keys()
+        frame = samples.with_columns(
+            pl.col("benchmark").cast(pl.String), bin=pl.col("response_tokens") // bin_tokens
+        )
+    ranges = [(None, None)] if total <= rows_per_pass else _step_ranges(samples, rows_per_pass)
+    parts, names = [], []
+    with progress(total, "aggregating") as bar:
+        for lo, hi in ranges:
+            part = frame if lo is None else frame.filter(pl.col("step").is_between(lo, hi))
+            summary = summarize(
+                nw.from_native(part), keys, bin_tokens=bin_tokens, percentiles=percentiles
+            )
+            queries = [summary.to_native()]
+            if pack is not None:  # the benchmark names behind the codes, in the same run
+                queries.append(
+                    part.group_by(code=pl.col("benchmark").to_physical()).agg(
+                        pl.col("benchmark").first().cast(pl.String)
+                    )
+                )
+            done = pl.collect_all(queries, engine="streaming")
+            parts.append(done[0])
+            if pack is not None:
+                names.append(done[1])
+            bar.update(int(done[0]["samples"].sum()))
+    summary = pl.concat(parts)
+    uneven = summary.filter(pl.col("k") > 1, pl.col("k") != pl.col("k_max"))
+    if uneven.height:
+        fixed = uneven_pass_at_k(
+            nw.from_native(frame), nw.from_native(uneven.lazy()), keys, set(uneven["k"])
+        )
+        summary = summary.join(
+            fixed.to_native().collect(engine="streaming"), on=list(keys.group), how="left"
+        )
+    if pack is not None:
+        summary = _unpack(summary, pl.concat(names).unique("code"), pack)
+    return summary
+
+
+# ---- Spark --------------------------------------------------------------------------------------
+
+
+# ---- either -------------------------------------------------------------------------------------
+
+
+def aggregate(
+    samples,
+    *,
+    engine: str = "polars",
+    percentiles: Sequence[float] = (0.5, 0.9),
+    bin_tokens: int = TOKEN_BIN,
+    rows_per_pass: int = ROWS_PER_PASS,
+    progress=None,
+) -> pl.DataFrame:
+    """The per-step summary of a per-sample log (a polars LazyFrame, or a Spark DataFrame with
+    engine="spark"): step, benchmark, problems, samples, k, k_max, accuracy, any_correct, mean
+    and percentile tokens, and `fixed` (pass@k) where problems have uneven sample counts."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}; got {engine!r}")
+    if engine == "spark":
+        from helpers.runs import spark
+
+        out = spark.summary(samples, bin_tokens, percentiles)
+    else:
+        out = _polars(samples, rows_per_pass, bin_tokens, percentiles, progress)
+    if "fixed" not in out.columns:
+        out = out.with_columns(fixed=pl.lit(None, pl.Float64))
+    return out.with_columns(
+        pl.col("step").cast(pl.Int64),
+        pl.col("benchmark").cast(pl.String),
+        pl.col("problems", "samples", "k", "k_max").cast(pl.Int64),
+    )

@@ -1,0 +1,37 @@
+"""Readers for your own run's logs, each format recognised from the file's content.
+
+`detect` names a file's format (see `detect.FORMATS`): per-step metric logs (W&B exports and
+other CSV, JSON lines, TRL's trainer_state.json; verl's and TRL's names recognised, others by
+`--map`), per-sample evaluation outputs (Qwen2.5-Math/SkyThought and lm-eval JSONL, lighteval
+details, Inspect logs, tidy per-sample tables), aggregated results (lm-eval, lighteval) and
+scores tables (one row per model). A folder of per-checkpoint files is one run, its steps read
+from the folder names.
+
+`load` reads any run's log into one shape (`Loaded`): per-sample rows or per-step scores.
+Reading never draws: the charts are chosen in `helpers.cli`, the numbers made in
+`helpers.runs.summarise` and `helpers.runs.compare`.
+"""
+
+from __future__ import annotations
+
+from helpers.runs.readers._common import distinct_inputs
+from helpers.runs.readers.detect import FORMATS, detect
+from helpers.runs.readers.evals import read_lm_eval, read_qwen_math
+from helpers.runs.readers.metrics import read_metric_log
+from helpers.runs.readers.runs import Loaded, load, step_from_path
+from helpers.runs.readers.tables import SAMPLE_COLUMNS, read_scores, scan_samples
+
+__all__ = [
+    "FORMATS",
+    "SAMPLE_COLUMNS",
+    "Loaded",
+    "detect",
+    "distinct_inputs",
+    "load",
+    "read_lm_eval",
+    "read_metric_log",
+    "read_qwen_math",
+    "read_scores",
+    "scan_samples",
+    "step_from_path",
+]

@@ -1,0 +1,150 @@
+"""Which format a file is in, from its content (never from its name alone)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+
+import polars as pl
+
+from helpers.errors import DataError
+from helpers.runs.readers._common import (
+    csv_header,
+    files_in,
+    first_json,
+    read_document,
+    regular_file,
+)
+from helpers.runs.readers.metrics import CONVENTIONS, STEP_NAMES, recognise
+from helpers.runs.readers.tables import SAMPLE_COLUMNS
+
+# what each format is, for messages and for `python -m helpers inspect`
+FORMATS = {
+    "wandb": "W&B history export (CSV with _step; verl, TRL or any logger's metrics)",
+    "metrics-csv": "per-step metric log (CSV with a step column)",
+    "metrics-jsonl": "per-step metric log (JSON lines, one object per logged step)",
+    "trl": "TRL trainer_state.json (log_history)",
+    "qwen-math": "Qwen2.5-Math / SkyThought per-sample JSONL (idx, score, code)",
+    "lm-eval": "lm-evaluation-harness samples_*.jsonl (doc_id, resps, metrics)",
+    "qwen-math-metrics": "Qwen2.5-Math / SkyThought *_metrics.json (num_samples, acc in %)",
+    "lm-eval-results": "lm-evaluation-harness results_*.json (results, n-samples)",
+    "lighteval-results": "lighteval results_*.json (results, summary_tasks)",
+    "lighteval-details": "lighteval details Parquet (example, metrics)",
+    "inspect": "Inspect AI log (JSON: eval, samples or results)",
+    "samples": "tidy per-sample table (" + ", ".join(SAMPLE_COLUMNS) + ")",
+    "scores": "scores table (one row per model, a model-size column)",
+    "folder": "a folder of logs (per checkpoint: the step from the path)",
+}
+
+
+def _json_kind(doc: object) -> str | None:
+    if not isinstance(doc, dict):
+        return None
+    if isinstance(doc.get("log_history"), list):
+        return "trl"
+    if "results" in doc and ("n-samples" in doc or "configs" in doc or "n-shot" in doc):
+        return "lm-eval-results"
+    if "results" in doc and ("config_general" in doc or "summary_tasks" in doc):
+        return "lighteval-results"
+    if isinstance(doc.get("eval"), dict) and ("samples" in doc or "results" in doc):
+        return "inspect"
+    if {"num_samples", "acc"} <= set(doc):
+        return "qwen-math-metrics"
+    return None
+
+
+def _line_kind(keys: set[str]) -> str | None:
+    if {"idx", "score", "code"} <= keys:
+        return "qwen-math"
+    if {"doc_id", "resps"} <= keys or {"doc_id", "filtered_resps"} <= keys:
+        return "lm-eval"
+    if keys & set(STEP_NAMES):
+        return "metrics-jsonl"
+    return None
+
+
+def _closest(path: Path, tried: str, got: object) -> DataError:
+    return DataError(path, f"one of the formats: {tried}", line=1, got=got)
+
+
+def detect(path: str | Path, mapping: Mapping[str, str] | None = None) -> str:
+    """The format of a file or folder (see FORMATS). An unrecognised file gets a DataError
+    listing the formats tried and what the closest one lacked."""
+    path = Path(path)
+    if not path.exists():
+        raise DataError(path, "an existing file or folder (not found)")
+    if not path.is_dir():
+        regular_file(path)
+    if path.is_dir():
+        if files_in(path, (".parquet", ".json", ".jsonl", ".csv"))[0]:
+            return "folder"
+        raise DataError(path, "a folder holding .parquet, .jsonl, .json or .csv logs; found none")
+    suffix = path.suffix.lower()
+    if suffix == ".parquet":
+        try:
+            names = pl.read_parquet_schema(path).keys()
+        except (pl.exceptions.ComputeError, OSError) as e:
+            raise DataError(path, "a readable Parquet file", got=str(e)[:80]) from None
+        if set(SAMPLE_COLUMNS) <= set(names):
+            return "samples"
+        if {"example", "metrics"} <= set(names):
+            return "lighteval-details"
+        missing = [c for c in SAMPLE_COLUMNS if c not in names]
+        raise DataError(
+            path,
+            f"{FORMATS['samples']} or {FORMATS['lighteval-details']}; the per-sample table "
+            f"lacks {missing}",
+            got=list(names)[:8],
+        )
+    if suffix in (".json", ".jsonl"):
+        if suffix == ".json":
+            try:
+                kind = _json_kind(json.loads(read_document(path)))
+            except (json.JSONDecodeError, UnicodeDecodeError):
+                kind = None  # perhaps JSON lines under a .json name: try line by line
+            if kind:
+                return kind
+        try:
+            keys = set(first_json(path))
+        except DataError:
+            if suffix == ".json":
+                raise DataError(
+                    path,
+                    "a TRL trainer_state.json, lm-eval or lighteval results, an Inspect log, "
+                    "or JSON lines",
+                ) from None
+            raise
+        kind = _line_kind(keys)
+        if kind:
+            return kind
+        raise _closest(
+            path,
+            "Qwen2.5-Math JSONL (idx, score, code), lm-eval samples (doc_id, resps), a per-step "
+            f"log (a step key: {', '.join(STEP_NAMES)}), TRL trainer_state.json (log_history), "
+            "lm-eval/lighteval results (results), an Inspect log (eval, samples)",
+            sorted(keys)[:8],
+        )
+    if suffix == ".csv":
+        header = csv_header(path)
+        if set(SAMPLE_COLUMNS) <= set(header):
+            return "samples"
+        try:
+            recognise(path, header, mapping)
+            return "wandb" if "_step" in header else "metrics-csv"
+        except DataError as metric_error:
+            if any("size" in c.lower() for c in header):
+                return "scores"
+            missing = [c for c in SAMPLE_COLUMNS if c not in header]
+            raise DataError(
+                path,
+                "a per-step metric log (a step column and "
+                + ", ".join(t for _, _, t in CONVENTIONS[:5])
+                + f", or --map): {metric_error.expected}; a per-sample table (lacks {missing}); "
+                "or a scores table (a column with 'size' in its name)",
+                line=1,
+                got=header[:8],
+            ) from None
+    raise DataError(
+        path, "a .csv, .json, .jsonl or .parquet file, or a folder of them", got=path.suffix
+    )

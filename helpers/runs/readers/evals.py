@@ -1,0 +1,188 @@
+"""Per-sample evaluation outputs written as JSON lines: the Qwen2.5-Math harness (also used by
+SkyThought) and lm-evaluation-harness `samples_*.jsonl`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from helpers.errors import DataError
+from helpers.runs.readers._common import scan_jsonl_lines
+
+
+def _frame(path: Path, rows: list[tuple], schema: dict) -> pl.DataFrame:
+    if not rows:
+        raise DataError(path, "at least one JSON line; the file is empty", line=1)
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def read_qwen_math(path: str | Path) -> pl.DataFrame:
+    """Qwen2.5-Math harness output as one row per sample: problem_id, level, sample_id,
+    correct, response_chars (the harness stores no token counts)."""
+    path = Path(path)
+    rows = []
+    for number, record in scan_jsonl_lines(path):
+        for key in ("idx", "score", "code"):
+            if key not in record:
+                raise DataError(path, f"a '{key}' key on every line", line=number, column=key)
+        scores, codes = record["score"], record["code"]
+        if not isinstance(scores, list) or not all(isinstance(s, bool) for s in scores):
+            raise DataError(
+                path, "a list of true/false values", line=number, column="score", got=scores
+            )
+        if not isinstance(codes, list) or len(codes) != len(scores):
+            raise DataError(
+                path,
+                f"a list of {len(scores)} responses, one per score",
+                line=number,
+                column="code",
+                got=type(codes).__name__,
+            )
+        level = record.get("level")
+        for i, (ok, text) in enumerate(zip(scores, codes, strict=True)):
+            rows.append(
+                (str(record["idx"]), level, i, ok, len(text) if isinstance(text, str) else None)
+            )
+    return _frame(
+        path,
+        rows,
+        {
+            "problem_id": pl.String,
+            "level": pl.Int64,
+            "sample_id": pl.Int64,
+            "correct": pl.Boolean,
+            "response_chars": pl.Int64,
+        },
+    )
+
+
+def read_lm_eval(path: str | Path, metric: str | None = None) -> pl.DataFrame:
+    """lm-evaluation-harness samples file as one row per document: problem_id, sample_id,
+    correct (the metric's value above 0.5), score (the metric's value)."""
+    path = Path(path)
+    rows = []
+    for number, record in scan_jsonl_lines(path):
+        listed = record.get("metrics", [])
+        if not isinstance(listed, list) or not all(isinstance(m, str) for m in listed):
+            raise DataError(
+                path, "a list of metric names", line=number, column="metrics", got=listed
+            )
+        name = metric or next(iter(listed), None)
+        if name is None or name not in record:
+            raise DataError(
+                path,
+                "a metric value on every line (e.g. exact_match or acc)",
+                line=number,
+                column=name or "metrics",
+            )
+        try:
+            value = float(record[name])
+        except (TypeError, ValueError):
+            raise DataError(path, "a number", line=number, column=name, got=record[name]) from None
+        rows.append((str(record.get("doc_id")), 0, value > 0.5, value))
+    return _frame(
+        path,
+        rows,
+        {
+            "problem_id": pl.String,
+            "sample_id": pl.Int64,
+            "correct": pl.Boolean,
+            "score": pl.Float64,
+        },
+    )
+
+
+# ---- lighteval details and Inspect logs ---------------------------------------------------------
+
+SAMPLE_SCHEMA = {
+    "problem_id": pl.String,
+    "sample_id": pl.Int64,
+    "correct": pl.Boolean,
+}
+
+
+def _binary(path: Path, value, where: str, line: int | None = None) -> bool:
+    """A per-answer score as correct or not: booleans, 0/1, Inspect's C (correct) and I
+    (incorrect); anything else (partial credit, averages of several samples) is an error."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float) and value in (0, 1):
+        return bool(value)
+    if value in ("C", "I"):
+        return value == "C"
+    raise DataError(
+        path,
+        "a correct/incorrect score per answer (true/false, 1/0, C/I); partial credit or an "
+        "average over samples cannot be split into answers",
+        line=line,
+        column=where,
+        got=value,
+    )
+
+
+def read_lighteval_details(path: str | Path, metric: str | None = None) -> pl.DataFrame:
+    """lighteval details Parquet (one row per problem, a `metrics` struct) as one row per
+    problem: problem_id (a hash of the `example` text, so the same problem pairs across runs
+    whatever its position), sample_id 0, correct (the metric: 0 or 1)."""
+    import hashlib
+
+    path = Path(path)
+    try:
+        frame = pl.read_parquet(path, columns=["example", "metrics"])
+    except pl.exceptions.ColumnNotFoundError:
+        raise DataError(path, "lighteval details columns 'example' and 'metrics'") from None
+    except (pl.exceptions.ComputeError, OSError) as e:
+        raise DataError(path, "a readable Parquet file", got=str(e)[:80]) from None
+    if frame.schema["metrics"] != pl.Struct or not frame.height:
+        raise DataError(path, "a 'metrics' struct on at least one row", column="metrics")
+    names = [f.name for f in frame.schema["metrics"].fields]
+    name = metric or next(
+        (p for p in ("extractive_match", "exact_match", "acc") if p in names), None
+    )
+    name = name or (names[0] if names else None)
+    if name not in names:
+        raise DataError(path, f"a metric {metric or 'in metrics'}", column="metrics", got=names)
+    rows = []
+    for i, (example, metrics) in enumerate(frame.iter_rows()):
+        key = hashlib.sha1(str(example).encode("utf-8")).hexdigest()[:16]
+        rows.append((key, 0, _binary(path, metrics[name], f"metrics.{name}", line=i + 1)))
+    return _frame(path, rows, SAMPLE_SCHEMA)
+
+
+def inspect_task(log: dict) -> str:
+    """The task an Inspect log evaluated ('inspect_evals/gsm8k' -> 'gsm8k')."""
+    task = str(log.get("eval", {}).get("task", "task"))
+    return task.rsplit("/", 1)[-1]
+
+
+def read_inspect_samples(path: Path, log: dict, scorer: str | None = None) -> pl.DataFrame:
+    """An Inspect AI log's samples as one row per answer: problem_id (the sample id),
+    sample_id (the epoch), correct (the scorer's value: C/I, true/false or 1/0)."""
+    rows = []
+    for i, sample in enumerate(log["samples"]):
+        scores = sample.get("scores") or {}
+        name = scorer or next(iter(scores), None)
+        if name is None or name not in scores:
+            raise DataError(path, "a score per sample", column=f"samples[{i}].scores", got=scores)
+        value = scores[name].get("value") if isinstance(scores[name], dict) else scores[name]
+        where = f"samples[{i}].scores.{name}.value"
+        rows.append(
+            (str(sample.get("id")), int(sample.get("epoch", 1)) - 1, _binary(path, value, where))
+        )
+    return _frame(path, rows, SAMPLE_SCHEMA)
+
+
+def read_inspect_results(path: Path, log: dict) -> tuple[float, int | None, str]:
+    """An Inspect log without samples: its accuracy metric, the samples it completed, and
+    the scorer's name."""
+    results = log.get("results") or {}
+    for score in results.get("scores", []):
+        metrics = score.get("metrics", {})
+        if "accuracy" in metrics:
+            return (
+                float(metrics["accuracy"]["value"]),
+                results.get("completed_samples") or results.get("total_samples"),
+                str(score.get("name")),
+            )
+    raise DataError(path, "samples, or an accuracy metric in results.scores", column="results")

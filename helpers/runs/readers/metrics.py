@@ -1,0 +1,305 @@
+"""Per-step metric logs as the trainers write them: one row per step, one column per metric.
+
+Files: a W&B history export or any CSV; JSON lines with one object per logged step (OpenRLHF,
+plain loggers); TRL's `trainer_state.json` (its `log_history`). Columns are recognised by the
+naming conventions below, tried in order, or by a mapping the user gives (`--map`):
+
+    step      the first of _step, step, global_step, train/global_step, trainer/global_step
+    accuracy  val/test_score/{benchmark}                 verl (older)
+              val-core/{benchmark}/acc/mean@{k}          verl (current; the largest k is used)
+              val-core/{benchmark}/reward/mean@{k}       verl, where no acc is logged
+              eval_{benchmark}_accuracy                  TRL with several eval datasets
+              critic/scores/{benchmark}/mean             verl training scores, when a log has
+                                                         no validation accuracy
+    tokens    response_length/{benchmark}/mean, else response_length/mean,
+              completions/mean_length or completion_length (TRL)
+
+A mapping is `role=template`, a template being a column name, with `{benchmark}` standing for
+the benchmark part of several columns:
+`--map step=global_step --map "accuracy=eval/{benchmark}/acc"`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from helpers.errors import DataError
+from helpers.runs.readers._common import csv_header, numeric, read_document, scan_jsonl_lines
+
+STEP_NAMES = ("_step", "step", "global_step", "train/global_step", "trainer/global_step")
+# (convention, role, template), in the order they are tried for each role
+CONVENTIONS = (
+    ("verl val/test_score", "accuracy", "val/test_score/{benchmark}"),
+    ("verl val-core acc", "accuracy", "val-core/{benchmark}/acc/mean@{k}"),
+    ("verl val-core reward", "accuracy", "val-core/{benchmark}/reward/mean@{k}"),
+    ("TRL eval", "accuracy", "eval_{benchmark}_accuracy"),
+    ("verl training scores", "accuracy", "critic/scores/{benchmark}/mean"),
+    ("verl response length", "tokens", "response_length/{benchmark}/mean"),
+    ("mean response length", "tokens", "response_length/mean"),
+    ("TRL completion length", "tokens", "completions/mean_length"),
+    ("TRL completion length", "tokens", "completion_length"),
+)
+ROLES = ("step", "accuracy", "tokens")
+
+
+def _pattern(template: str) -> re.Pattern:
+    """A column template as a regex: {benchmark} any text, {k} a number."""
+    text = re.escape(template)
+    text = text.replace(re.escape("{benchmark}"), "(?P<benchmark>.+?)")
+    text = text.replace(re.escape("{k}"), "(?P<k>[0-9]+)")
+    return re.compile(f"^{text}$")
+
+
+@dataclass
+class MetricLog:
+    """What a per-step log was recognised as: which column is the step, which columns are
+    each benchmark's accuracy (and k samples per problem where the name says), which are
+    response length, and which were left out and why."""
+
+    path: Path
+    frame: pl.DataFrame
+    step: str
+    accuracy: dict[str, str] = field(default_factory=dict)  # benchmark -> column
+    k: dict[str, int] = field(default_factory=dict)
+    tokens: dict[str | None, str] = field(default_factory=dict)  # benchmark (None: all) -> col
+    convention: str = ""
+    kind: str = "validation"
+    ignored: dict[str, list[str]] = field(default_factory=dict)  # reason -> columns
+
+    def scores(self) -> pl.DataFrame:
+        """step, benchmark, score (a fraction), k: one row per logged value, in the log's
+        benchmark order."""
+        if not self.accuracy:
+            return pl.DataFrame()
+        k = pl.DataFrame(
+            {"benchmark": list(self.accuracy), "k": [self.k.get(b) for b in self.accuracy]},
+            schema={"benchmark": pl.String, "k": pl.Int64},
+        )
+        return self._long(self.accuracy, "score").join(
+            k, on="benchmark", how="left", maintain_order="left"
+        )
+
+    def token_lengths(self) -> pl.DataFrame:
+        """step, benchmark (null: every benchmark), tokens."""
+        return self._long(self.tokens, "tokens") if self.tokens else pl.DataFrame()
+
+    def _long(self, columns: Mapping[str | None, str], value: str) -> pl.DataFrame:
+        """One row per step and benchmark from the benchmark -> column mapping, benchmarks in
+        the mapping's order; NaN is how loggers write a missing value, and is treated as one."""
+        names = list(columns)
+        wide = self.frame.select(
+            pl.col(self.step).cast(pl.Int64).alias("step"),
+            *(pl.col(c).cast(pl.Float64).alias(str(i)) for i, c in enumerate(columns.values())),
+        )
+        position = pl.col("variable").cast(pl.Int64)
+        return (
+            wide.unpivot(index="step", value_name=value)
+            .with_columns(pl.col(value).fill_nan(None))
+            .drop_nulls(value)
+            .with_columns(
+                benchmark=position.replace_strict(
+                    list(range(len(names))), names, return_dtype=pl.String
+                ),
+                _position=position,
+            )
+            .sort("_position", maintain_order=True)
+            .select("step", "benchmark", value)
+        )
+
+
+# ---- reading the rows ---------------------------------------------------------------------------
+
+
+def _rows_frame(path: Path, rows: list[tuple[int, dict]], where: str) -> pl.DataFrame:
+    """Logged objects as one row per object, every value as text (cast later, per column)."""
+    if not rows:
+        raise DataError(path, f"at least one logged step in {where}", line=1)
+    flat = [{k: v for k, v in r.items() if not isinstance(v, dict | list)} for _, r in rows]
+    columns = list(dict.fromkeys(k for r in flat for k in r))
+    return pl.DataFrame(
+        {c: [None if r.get(c) is None else str(r[c]) for r in flat] for c in columns},
+        schema={c: pl.String for c in columns},
+    ).with_columns(__line=pl.Series([n for n, _ in rows], dtype=pl.Int64))
+
+
+def read_rows(path: Path) -> pl.DataFrame:
+    """A metric log's rows, every column as text; `__line` holds each row's line in the file
+    (for JSON, the position in `log_history`)."""
+    if path.suffix == ".csv":
+        header = csv_header(path)
+        if len(set(header)) < len(header):
+            dup = next(c for c in header if header.count(c) > 1)
+            raise DataError(path, "each column name once", line=1, column=dup)
+        frame = pl.read_csv(path, infer_schema=False)
+        return frame.with_columns(__line=pl.int_range(2, frame.height + 2, dtype=pl.Int64))
+    if path.suffix == ".json":
+        try:
+            state = json.loads(read_document(path))
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+            line = getattr(e, "lineno", None)
+            raise DataError(path, "a JSON document", line=line, got=str(e)[:80]) from None
+        history = state.get("log_history") if isinstance(state, dict) else None
+        if not isinstance(history, list):
+            raise DataError(
+                path, "a 'log_history' list (TRL trainer_state.json)", column="log_history"
+            )
+        bad = next((i for i, r in enumerate(history) if not isinstance(r, dict)), None)
+        if bad is not None:
+            raise DataError(path, "an object per log_history entry", column=f"log_history[{bad}]")
+        return _rows_frame(path, list(enumerate(history)), "log_history")
+    return _rows_frame(path, list(scan_jsonl_lines(path)), "the file")
+
+
+# ---- recognising the columns --------------------------------------------------------------------
+
+
+def parse_map(items: list[str] | None) -> dict[str, str]:
+    """`role=template` items (roles: step, accuracy, tokens) as a dict."""
+    out = {}
+    for item in items or []:
+        role, sep, template = item.partition("=")
+        if not sep or role not in ROLES or not template:
+            raise ValueError(f"--map expects ROLE=COLUMN with ROLE one of {ROLES}; got {item!r}")
+        out[role] = template
+    return out
+
+
+def _match(template: str, columns: list[str]) -> dict[str, tuple[str, int | None]]:
+    """benchmark -> (column, k) for the columns a template matches ('' without {benchmark})."""
+    pattern, found = _pattern(template), {}
+    for c in columns:
+        m = pattern.match(c)
+        if m:
+            name = m.groupdict().get("benchmark") or ""
+            k = int(m.group("k")) if "k" in m.groupdict() else None
+            if name not in found or (k or 0) > (found[name][1] or 0):
+                found[name] = (c, k)
+    return found
+
+
+def recognise(
+    path: Path, columns: list[str], mapping: Mapping[str, str] | None = None
+) -> MetricLog:
+    """Which columns are what, by the mapping first, then the conventions. No accuracy and no
+    tokens column: DataError naming what was looked for."""
+    mapping = dict(mapping or {})
+    names = [c for c in columns if c != "__line"]
+    step = mapping.get("step") or next((s for s in STEP_NAMES if s in names), None)
+    if step is None or step not in names:
+        raise DataError(
+            path,
+            f"a step column ({', '.join(STEP_NAMES)}, or --map step=COLUMN)",
+            line=1,
+            column=mapping.get("step", "step"),
+            got=names[:6],
+        )
+    log = MetricLog(path, pl.DataFrame(), step)
+    if "accuracy" in mapping:
+        found = _match(mapping["accuracy"], names)
+        if not found:
+            raise DataError(path, f"columns matching --map accuracy={mapping['accuracy']}", line=1)
+        log.accuracy = {b or mapping["accuracy"]: c for b, (c, _) in found.items()}
+        log.convention = f"--map accuracy={mapping['accuracy']}"
+    else:
+        candidates = []
+        for convention, role, template in CONVENTIONS:
+            found = _match(template, names) if role == "accuracy" else {}
+            if found:
+                candidates.append((convention, found))
+        validation = [c for c in candidates if c[0] != "verl training scores"]
+        if len({c[0] for c in validation}) > 1 and not _nested(validation):
+            options = "; ".join(f"{c}: {next(iter(f.values()))[0]}" for c, f in validation)
+            raise DataError(
+                path,
+                "one naming of validation accuracy; the file has several "
+                f"({options}): choose with --map accuracy=TEMPLATE, e.g. "
+                f"--map 'accuracy={_template_of(validation[0])}'",
+                line=1,
+            )
+        chosen = (validation or candidates)[:1]
+        for convention, found in chosen:
+            log.accuracy = {b: c for b, (c, _) in found.items()}
+            log.k = {b: k for b, (_, k) in found.items() if k}
+            log.convention = convention
+            log.kind = "training score" if convention == "verl training scores" else "validation"
+        for convention, found in candidates[len(chosen) :]:
+            log.ignored.setdefault(f"{convention}: another naming, not used", []).extend(
+                c for c, _ in found.values()
+            )
+    if "tokens" in mapping:
+        found = _match(mapping["tokens"], names)
+        log.tokens = {(b or None): c for b, (c, _) in found.items()}
+    else:
+        per_benchmark = _match("response_length/{benchmark}/mean", names)
+        log.tokens = {b: c for b, (c, _) in per_benchmark.items() if b in log.accuracy}
+        overall = next(
+            (t for _, role, t in CONVENTIONS[6:] if role == "tokens" and t in names), None
+        )
+        if overall:
+            log.tokens[None] = overall
+    if not log.accuracy and not log.tokens:
+        raise DataError(
+            path,
+            "accuracy or response-length columns: "
+            + ", ".join(t for _, _, t in CONVENTIONS)
+            + " (or --map accuracy=TEMPLATE)",
+            line=1,
+            got=names[:6],
+        )
+    used = {step, *log.accuracy.values(), *log.tokens.values()}
+    used |= {c for cols in log.ignored.values() for c in cols}
+    rest = [c for c in names if c not in used]
+    if rest:
+        log.ignored["not an accuracy or length column"] = rest
+    return log
+
+
+def _nested(candidates) -> bool:
+    """verl logs acc and reward under val-core for the same sources: acc is preferred, not an
+    ambiguity."""
+    return {c for c, _ in candidates} == {"verl val-core acc", "verl val-core reward"}
+
+
+def _template_of(candidate) -> str:
+    convention, _ = candidate
+    return next(t for c, role, t in CONVENTIONS if c == convention and role == "accuracy")
+
+
+def read_metric_log(path: str | Path, mapping: Mapping[str, str] | None = None) -> MetricLog:
+    """Read and recognise a per-step metric log; numbers are checked cell by cell (a cell that
+    is not a number is an error naming its line and column), and a step logged on several
+    rows is merged (trainers log training and evaluation metrics on separate rows)."""
+    path = Path(path)
+    rows = read_rows(path)
+    log = recognise(path, rows.columns, mapping)
+    wanted = [log.step, *log.accuracy.values(), *log.tokens.values()]
+    frame = numeric(
+        path, rows.select("__line", *dict.fromkeys(wanted)), list(dict.fromkeys(wanted))
+    )
+    missing = frame.filter(pl.col(log.step).is_null())
+    if missing.height:
+        raise DataError(
+            path, "a step on every row", line=missing["__line"][0], column=log.step, got=""
+        )
+    if frame[log.step].is_duplicated().any() and path.suffix == ".csv":
+        dup = frame.filter(pl.col(log.step).is_duplicated())
+        raise DataError(
+            path,
+            f"each step once (also on line {dup['__line'][0]})",
+            line=dup["__line"][1],
+            column=log.step,
+            got=dup[log.step][1],
+        )
+    values = [c for c in dict.fromkeys(wanted) if c != log.step]
+    log.frame = (
+        frame.group_by(log.step, maintain_order=True)
+        .agg(pl.col(c).drop_nulls().last() for c in values)
+        .sort(log.step)
+    )
+    return log

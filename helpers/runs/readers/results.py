@@ -1,0 +1,122 @@
+"""Aggregated evaluation results, one JSON file per evaluation: lm-evaluation-harness
+`results_*.json` and lighteval `results_*.json`. Each gives a score per task and (where the
+file says) the number of problems it was measured on; the training step, where there is one,
+comes from the path (`checkpoint-N/`, `Exp2_N/`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+
+from helpers import benchmark_sizes
+from helpers.errors import DataError
+from helpers.runs.readers._common import read_document
+
+# preferred metric names, in order, where a task logs several
+PREFERRED = ("exact_match", "extractive_match", "acc", "accuracy", "pass@1", "math_pass@1")
+RESULT_COLUMNS = {
+    "benchmark": pl.String,
+    "score": pl.Float64,
+    "problems": pl.Int64,
+    "metric": pl.String,
+}
+
+
+def load_json(path: Path) -> object:
+    try:
+        return json.loads(read_document(path))
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise DataError(
+            path, "a JSON document", line=getattr(e, "lineno", None), got=str(e)[:80]
+        ) from None
+
+
+def _metric(path: Path, task: str, values: dict, wanted: str | None) -> tuple[str, float]:
+    """The task's score: the metric asked for, else the first preferred one, else the first
+    number that is not a standard error."""
+    names = [
+        k
+        for k, v in values.items()
+        if isinstance(v, int | float) and not isinstance(v, bool) and "stderr" not in k
+    ]
+    if wanted is not None:
+        if wanted not in names:
+            raise DataError(path, f"a metric '{wanted}' for task {task!r}", column=task, got=names)
+        return wanted, float(values[wanted])
+    for p in PREFERRED:
+        for n in names:
+            if n == p or n.split(",")[0] == p:
+                return n, float(values[n])
+    if not names:
+        raise DataError(path, f"a numeric metric for task {task!r}", column=task, got=list(values))
+    return names[0], float(values[names[0]])
+
+
+def _check_fraction(path: Path, task: str, metric: str, value: float) -> None:
+    if not 0 <= value <= 1:
+        raise DataError(
+            path, "a score between 0 and 1 (a fraction)", column=f"{task}/{metric}", got=value
+        )
+
+
+def _tasks(path: Path, metric: str | None, size, name=lambda task: task) -> pl.DataFrame:
+    """Each task's score in a results file; `size(doc, task)` is what the file says of the
+    task's problems (None where it does not), `name(task)` the benchmark's name."""
+    doc = load_json(path)
+    results = doc.get("results") if isinstance(doc, dict) else None
+    if not isinstance(results, dict) or not results:
+        raise DataError(path, "a 'results' object with a score per task", column="results")
+    rows = []
+    for task, values in results.items():
+        if task == "all":  # lighteval's average over tasks
+            continue
+        if not isinstance(values, dict):
+            raise DataError(path, "an object of metrics per task", column=task)
+        metric_name, value = _metric(path, task, values, metric)
+        _check_fraction(path, task, metric_name, value)
+        rows.append((benchmark_sizes.canonical(name(task)), value, size(doc, task), metric_name))
+    if not rows:
+        raise DataError(path, "a task other than 'all' in 'results'", column="results")
+    return pl.DataFrame(rows, schema=RESULT_COLUMNS, orient="row")
+
+
+def _entry(doc: dict, section: str, task: str) -> dict:
+    entry = (doc.get(section) or {}).get(task)
+    return entry if isinstance(entry, dict) else {}
+
+
+def read_lm_eval_results(path: str | Path, metric: str | None = None) -> pl.DataFrame:
+    """lm-evaluation-harness results: benchmark (task), score, problems (n-samples
+    'effective'), metric."""
+    return _tasks(
+        Path(path), metric, lambda doc, task: _entry(doc, "n-samples", task).get("effective")
+    )
+
+
+def read_lighteval_results(path: str | Path, metric: str | None = None) -> pl.DataFrame:
+    """lighteval results: benchmark (the task's name, `suite|task|shots` -> task), score,
+    problems (truncated + non-truncated samples in `summary_tasks`), metric. The 'all'
+    average is left out."""
+
+    def size(doc, task):
+        s = _entry(doc, "summary_tasks", task)
+        return (s.get("truncated", 0) + s.get("non_truncated", 0)) or None
+
+    def name(task):
+        return task.split("|")[1] if task.count("|") >= 2 else task
+
+    return _tasks(Path(path), metric, size, name)
+
+
+def read_qwen_math_metrics(path: str | Path, benchmark: str) -> pl.DataFrame:
+    """The Qwen2.5-Math harness's metrics file: `acc` in percent over `num_samples` problems."""
+    path = Path(path)
+    doc = load_json(path)
+    acc, n = doc.get("acc"), doc.get("num_samples")
+    if not isinstance(acc, int | float) or not 0 <= acc <= 100:
+        raise DataError(path, "'acc' as a percentage from 0 to 100", column="acc", got=acc)
+    if not isinstance(n, int) or n < 1:
+        raise DataError(path, "'num_samples' as a positive count", column="num_samples", got=n)
+    return pl.DataFrame([(benchmark, acc / 100, n, "acc")], schema=RESULT_COLUMNS, orient="row")

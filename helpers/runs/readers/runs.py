@@ -1,0 +1,276 @@
+"""One run's logs in one shape, whatever wrote them: per-sample rows where the log has them,
+per-step scores where it has only those. This is what curves and comparisons start from."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from helpers import benchmark_sizes
+from helpers.errors import DataError
+from helpers.runs.readers import evals, results
+from helpers.runs.readers._common import files_in, reading
+from helpers.runs.readers.detect import FORMATS, detect
+from helpers.runs.readers.metrics import read_metric_log
+from helpers.runs.readers.tables import SAMPLE_COLUMNS, read_scores, scan_samples, scan_table
+
+# checkpoint-120, ckpt_120, global_step120, step=120, iter_120; Exp2_120 (an experiment number,
+# then the step)
+STEP_PATTERN = r"(?i)^(?:.*[^a-z])?(?:checkpoint|ckpt|global_step|step|iter|iteration)[-_=]?(\d+)$"
+EXP_PATTERN = r"(?i)^exp\d*[-_](\d+)$"
+SCORE_COLUMNS = {
+    "step": pl.Int64,
+    "benchmark": pl.String,
+    "score": pl.Float64,
+    "problems": pl.Int64,
+    "k": pl.Int64,
+}
+PER_SAMPLE = ("samples", "qwen-math", "lm-eval", "lighteval-details", "inspect")
+
+
+@dataclass
+class Loaded:
+    """What one input holds: `samples` (lazy; SAMPLE_COLUMNS, step null where the log has
+    none), `scores` (SCORE_COLUMNS: a score as a fraction, the problems it counts where
+    known, k samples per problem where the log says), `tokens` (step, benchmark or null for
+    every benchmark, tokens) or `models` (a scores table: one row per model). `notes` say
+    what was recognised and what was left out, for `python -m helpers inspect`."""
+
+    path: Path
+    format: str
+    samples: pl.LazyFrame | None = None
+    scores: pl.DataFrame | None = None
+    tokens: pl.DataFrame | None = None
+    models: pl.DataFrame | None = None
+    notes: list[str] = field(default_factory=list)
+    order: list[str] = field(default_factory=list)  # benchmarks in the log's own order
+    kind: str = "validation"  # or "training score": what `scores` measure
+
+
+def step_from_path(parts: list[str], pattern: str | None = None) -> int | None:
+    """The training step named by a path part (nearest first), e.g. `checkpoint-120` or
+    `Exp2_120`; `pattern` (one group: the step) replaces the default patterns."""
+    patterns = [pattern] if pattern else [STEP_PATTERN, EXP_PATTERN]
+    for part in parts:
+        for p in patterns:
+            m = re.search(p, part)
+            if m:
+                return int(m.group(1))
+    return None
+
+
+def _samples_frame(frame: pl.DataFrame, step: int | None, benchmark: str) -> pl.DataFrame:
+    return frame.select(
+        step=pl.lit(step, pl.Int64),
+        benchmark=pl.lit(benchmark, pl.String),
+        problem_id=pl.col("problem_id"),
+        sample_id=pl.col("sample_id"),
+        correct=pl.col("correct"),
+        response_tokens=pl.lit(None, pl.Int64),
+    )
+
+
+def _scores_frame(rows: pl.DataFrame, step: int | None) -> pl.DataFrame:
+    return rows.select(
+        step=pl.lit(step, pl.Int64),
+        benchmark="benchmark",
+        score="score",
+        problems="problems",
+        k=pl.lit(None, pl.Int64),
+    )
+
+
+def _file(path: Path, kind: str, parts: list[str], options: dict) -> Loaded:
+    """One file; `parts` are the path parts that may name its step and benchmark, nearest
+    first (the file's name, then its folders up to the input given)."""
+    step = step_from_path(parts[1:], options.get("step_pattern"))
+    name = benchmark_sizes.in_path(parts)
+    metric = options.get("mapping", {}).get("accuracy")
+    if kind == "samples":
+        return Loaded(path, kind, samples=scan_samples([path]))
+    if kind in ("qwen-math", "lm-eval"):
+        frame = evals.read_qwen_math(path) if kind == "qwen-math" else evals.read_lm_eval(path)
+        benchmark = name or path.stem
+        return Loaded(path, kind, samples=_samples_frame(frame, step, benchmark).lazy())
+    if kind == "lighteval-details":
+        frame = evals.read_lighteval_details(path, metric)
+        task = re.sub(r"^details_", "", path.stem).split("|")
+        benchmark = benchmark_sizes.canonical(task[1] if len(task) > 2 else name or path.stem)
+        return Loaded(path, kind, samples=_samples_frame(frame, step, benchmark).lazy())
+    if kind == "inspect":
+        log = results.load_json(path)
+        benchmark = benchmark_sizes.canonical(evals.inspect_task(log))
+        if log.get("samples"):
+            frame = evals.read_inspect_samples(path, log, metric)
+            return Loaded(path, kind, samples=_samples_frame(frame, step, benchmark).lazy())
+        score, n, scorer = evals.read_inspect_results(path, log)
+        rows = pl.DataFrame({"benchmark": [benchmark], "score": [score], "problems": [n]})
+        notes = [f"no samples in the log: the accuracy of scorer {scorer!r} over {n} samples"]
+        return Loaded(path, kind, scores=_scores_frame(rows, step), notes=notes)
+    if kind == "qwen-math-metrics":
+        rows = results.read_qwen_math_metrics(path, name or path.stem)
+        return Loaded(path, kind, scores=_scores_frame(rows, step), notes=["acc (percent)"])
+    if kind in ("lm-eval-results", "lighteval-results"):
+        read = (
+            results.read_lm_eval_results
+            if kind == "lm-eval-results"
+            else results.read_lighteval_results
+        )
+        rows = read(path, metric)
+        notes = [f"{r['benchmark']}: {r['metric']}" for r in rows.iter_rows(named=True)]
+        return Loaded(path, kind, scores=_scores_frame(rows, step), notes=notes)
+    if kind in ("wandb", "metrics-csv", "metrics-jsonl", "trl"):
+        return _metric_log(path, kind, options)
+    if kind == "scores":
+        return Loaded(path, kind, models=read_scores(path, benchmarks=options.get("benchmarks")))
+    raise DataError(path, "a run's log", got=kind)
+
+
+def _metric_log(path: Path, kind: str, options: dict) -> Loaded:
+    log = read_metric_log(path, options.get("mapping"))
+    scores = log.scores()
+    out_of_range = scores.filter(~pl.col("score").is_between(0, 1)) if scores.height else scores
+    if out_of_range.height:
+        row = out_of_range.row(0, named=True)
+        raise DataError(
+            path,
+            "accuracy as a fraction from 0 to 1 (a percentage? divide it by 100)",
+            column=log.accuracy[row["benchmark"]],
+            got=f"{row['score']} at step {row['step']}",
+        )
+    if log.accuracy and not scores.height:
+        raise DataError(
+            path,
+            "a number in at least one accuracy column; every value is empty or NaN",
+            column=next(iter(log.accuracy.values())),
+        )
+    if scores.height:
+        scores = scores.with_columns(problems=pl.lit(None, pl.Int64)).select(list(SCORE_COLUMNS))
+    notes = [f"convention: {log.convention or 'none'} ({log.kind})"]
+    if log.k:
+        ks = sorted(set(log.k.values()))
+        notes.append(f"mean@k with k = {', '.join(map(str, ks))} samples per problem")
+    for reason, columns in log.ignored.items():
+        notes.append(f"ignored {len(columns)} columns ({reason}): {', '.join(columns[:4])}")
+    tokens = log.token_lengths()
+    return Loaded(
+        path,
+        kind,
+        scores=scores if scores.height else None,
+        tokens=tokens if tokens.height else None,
+        notes=notes,
+        order=list(log.accuracy),
+        kind=log.kind,
+    )
+
+
+def _folder(path: Path, options: dict) -> Loaded:
+    """Every log in a folder: a hive-partitioned per-sample table, or one file per checkpoint
+    (and benchmark), the step read from the folder names."""
+    files, links = files_in(path, (".parquet", ".json", ".jsonl"))
+    if files and all(p.suffix == ".parquet" for p in files):
+        names = scan_table(path).collect_schema().names()  # hive partitions included
+        if set(SAMPLE_COLUMNS) <= set(names):
+            return Loaded(path, "samples", samples=scan_samples([path]), notes=links)
+    kinds = {f: detect(f, options.get("mapping")) for f in files}
+    bad = next((f for f, k in kinds.items() if k in ("samples", "scores")), None)
+    if bad is not None:
+        raise DataError(bad, "one checkpoint's evaluation file in a folder of them", got=kinds[bad])
+    # where per-sample files are there, the harness's summaries beside them are not needed
+    summaries = [f for f, k in kinds.items() if k == "qwen-math-metrics"]
+    if summaries and any(k in PER_SAMPLE for k in kinds.values()):
+        kinds = {f: k for f, k in kinds.items() if k != "qwen-math-metrics"}
+    loaded = [
+        _file(f, k, [f.name, *reversed(f.relative_to(path).parent.parts)], options)
+        for f, k in kinds.items()
+    ]
+    if not loaded:
+        raise DataError(path, "log files (.parquet, .json, .jsonl) in the folder; found none")
+    run = combine(path, loaded)
+    run.notes += links
+    if len(kinds) < len(files):
+        run.notes.append(
+            f"{len(summaries)} *_metrics.json summaries left out: per-sample files read"
+        )
+    return run
+
+
+def combine(path: Path, loaded: list[Loaded]) -> Loaded:
+    """Several logs of one run (one per checkpoint or benchmark) as one. The same benchmark
+    evaluated twice at one step is averaged (for scores) and said so."""
+    kinds = sorted({x.format for x in loaded})
+    per_sample = [x for x in loaded if x.samples is not None]
+    scored = [x for x in loaded if x.scores is not None]
+    if per_sample and scored:
+        raise DataError(path, "logs of one kind (per-sample or scores) in the folder", got=kinds)
+    notes = [f"{len(loaded)} files: {', '.join(kinds)}"]
+    if per_sample:
+        samples = pl.concat([x.samples for x in per_sample])
+        return Loaded(path, "folder", samples=samples, notes=notes)
+    scores = pl.concat([x.scores.with_columns(folder=pl.lit(str(x.path.parent))) for x in scored])
+    repeats = (
+        scores.group_by("step", "benchmark")
+        .agg(pl.len(), folders=pl.col("folder").n_unique())
+        .filter(pl.col("len") > 1)
+    )
+    unread = repeats.filter(pl.col("step").is_null(), pl.col("folders") > 1)
+    if unread.height:
+        raise DataError(
+            path,
+            f"a step in each folder's name ({unread['benchmark'][0]} is evaluated in "
+            f"{unread['folders'][0]} folders with no step read from their names); give the "
+            "pattern with --step-from-path REGEX",
+        )
+    if repeats.height:
+        notes.append(
+            f"{repeats.height} benchmark-step pairs evaluated more than once: scores averaged"
+        )
+        scores = scores.group_by("step", "benchmark").agg(
+            pl.col("score").mean(), pl.col("problems").first(), pl.col("k").first()
+        )
+    scores = scores.sort("benchmark", "step").select(list(SCORE_COLUMNS))
+    return Loaded(path, "folder", scores=scores, notes=notes)
+
+
+def load(
+    path: str | Path,
+    *,
+    step_pattern: str | None = None,
+    mapping: Mapping[str, str] | None = None,
+    problems: Mapping[str, int] | None = None,
+    benchmarks=None,
+) -> Loaded:
+    """Read one input (file or folder) into a `Loaded` run. `mapping` names columns no
+    convention knows (see `readers.metrics`); `problems` gives benchmark sizes."""
+    path = Path(path)
+    options = {
+        "step_pattern": step_pattern,
+        "mapping": dict(mapping or {}),
+        "problems": dict(problems or {}),
+        "benchmarks": benchmarks,
+    }
+    with reading(path):
+        kind = detect(path, options["mapping"])
+        if kind == "folder":
+            loaded = _folder(path, options)
+        else:
+            loaded = _file(path, kind, [path.name, path.parent.name], options)
+            loaded.notes.insert(0, FORMATS[kind])
+    if loaded.scores is not None:  # sizes: the user's, else the log's, else the known ones
+        names = loaded.scores["benchmark"]
+        given = [benchmark_sizes.override(b, options["problems"]) for b in names]
+        loaded.scores = loaded.scores.with_columns(
+            problems=pl.coalesce(
+                pl.Series(given, dtype=pl.Int64),
+                "problems",
+                pl.Series([benchmark_sizes.size(b) for b in names], dtype=pl.Int64),
+            )
+        )
+    return loaded
+
+
+__all__ = ["PER_SAMPLE", "SAMPLE_COLUMNS", "SCORE_COLUMNS", "Loaded", "load", "step_from_path"]

@@ -1,0 +1,178 @@
+"""Tables: tidy per-sample logs (CSV or Parquet, one file, many, or a hive-partitioned folder)
+and scores tables (one row per model)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import polars as pl
+
+from helpers.errors import DataError
+from helpers.runs.readers._common import csv_header, files_in, numeric
+
+SAMPLE_COLUMNS = {
+    "step": pl.Int64,
+    "benchmark": pl.String,
+    "problem_id": pl.String,
+    "sample_id": pl.Int64,
+    "correct": pl.Boolean,
+    "response_tokens": pl.Int64,
+}
+
+
+TRUE, FALSE = ("true", "1"), ("false", "0")  # accepted spellings of `correct`, any case
+
+
+def scan_table(path: Path, file_column: str | None = None) -> pl.LazyFrame:
+    """A lazy scan; `file_column` adds each row's file (to name it in an error)."""
+    try:
+        if path.is_dir():  # the files listed here: polars' own glob follows link loops
+            files = files_in(path, (".parquet",))[0]
+            if not files:
+                raise DataError(path, "Parquet files in the folder; found none")
+            lf = pl.scan_parquet(files, hive_partitioning=True, include_file_paths=file_column)
+        elif path.suffix == ".parquet":
+            lf = pl.scan_parquet(path, include_file_paths=file_column)
+        elif path.suffix == ".csv":
+            # as text: each column is checked below, naming the first bad value
+            lf = pl.scan_csv(path, infer_schema=False, include_file_paths=file_column)
+        else:
+            raise DataError(path, "a .csv or .parquet per-sample table, or a folder of Parquet")
+        lf.collect_schema()
+    except (pl.exceptions.PolarsError, OSError) as e:
+        raise DataError(
+            path, "readable per-sample data", got=str(e).splitlines()[0][:120]
+        ) from None
+    return lf
+
+
+def _rules(dtype: pl.DataType, column: str) -> tuple[pl.Expr, pl.Expr | None, str]:
+    """The column read as its type, the rows that cannot be (None: none can fail), and what
+    was expected."""
+    col = pl.col(column)
+    if column == "correct":
+        if dtype == pl.Boolean:
+            return col, None, ""
+        if dtype.is_numeric():
+            return col == 1, col.is_not_null() & (col != 0) & (col != 1), "0 or 1 (or true/false)"
+        text = col.cast(pl.String).str.strip_chars().str.to_lowercase()
+        good = text.is_in(TRUE + FALSE)
+        return text.is_in(TRUE), col.is_not_null() & ~good, "true/false, True/False or 1/0"
+    if dtype.is_integer():
+        return col.cast(pl.Int64), None, ""
+    as_int = col.cast(pl.String).str.strip_chars().cast(pl.Int64, strict=False)
+    if dtype.is_float():
+        as_int = col.cast(pl.Int64, strict=False)
+        bad = col.is_not_null() & (col.is_nan() | (col != col.round(0)) | as_int.is_null())
+        return as_int, bad, "a whole number"
+    return as_int, col.is_not_null() & as_int.is_null(), "a whole number"
+
+
+def _checked(path: Path, lf: pl.LazyFrame, schema: pl.Schema) -> pl.LazyFrame:
+    """The per-sample columns read as their types; a value that is not what the column holds
+    (a word in `correct`, 0.5, a step that is not a whole number) is a DataError naming it
+    and its line (CSV) or row. Columns already of the right type cost no pass over the data."""
+    exprs, checks = [], []
+    for c in SAMPLE_COLUMNS:
+        if c in ("problem_id", "benchmark"):  # ids keep their type: casting 50M ids costs
+            exprs.append(pl.col(c))
+        else:
+            value, bad, expected = _rules(schema[c], c)
+            exprs.append(value.alias(c))
+            if bad is not None:
+                checks.append((c, bad, expected))
+        if c != "response_tokens":  # every other column needs a value in every row
+            checks.append((c, pl.col(c).is_null(), "a value in every row"))
+    if checks:
+        found = (
+            scan_table(path, "__file")
+            .with_row_index("__row")
+            .filter(pl.any_horizontal([b for _, b, _ in checks]))
+            .head(1)
+            .collect()
+        )
+        if found.height:
+            row = found.row(0, named=True)
+            c, _, expected = next(x for x in checks if found.select(x[1]).item())
+            if path.suffix == ".csv":
+                raise DataError(path, expected, line=row["__row"] + 2, column=c, got=row[c])
+            where = Path(row["__file"]) if path.is_dir() else path
+            raise DataError(where, expected, row=row["__row"] + 1, column=c, got=row[c])
+    return lf.select(exprs)
+
+
+def scan_samples(paths: Sequence[str | Path], *, progress=None) -> pl.LazyFrame:
+    """Lazy scan of one or many tidy per-sample tables (CSV or Parquet files, or hive-partitioned
+    folders), checked for the required columns and their values. `progress(i, n, path)` is
+    called per file."""
+    frames = []
+    for i, raw in enumerate(paths, 1):
+        path = Path(raw)
+        if progress is not None:
+            progress(i, len(paths), path)
+        lf = scan_table(path)
+        schema = lf.collect_schema()
+        missing = [c for c in SAMPLE_COLUMNS if c not in schema.names()]
+        if missing:
+            raise DataError(path, f"the columns {list(SAMPLE_COLUMNS)}", line=1, column=missing[0])
+        frames.append(_checked(path, lf, schema))
+    if len(frames) == 1:  # keep the file's own types (a categorical benchmark stays cheap)
+        return frames[0]
+    return pl.concat(
+        [
+            f.with_columns(
+                pl.col("benchmark").cast(pl.String), pl.col("problem_id").cast(pl.String)
+            )
+            for f in frames
+        ]
+    )
+
+
+def read_scores(
+    path: str | Path,
+    *,
+    size: str | None = None,
+    family: str | None = None,
+    model: str | None = None,
+    benchmarks: Sequence[str] | None = None,
+) -> pl.DataFrame:
+    """A one-row-per-model table as long rows: model, family, size_b, benchmark, accuracy.
+
+    Columns are found by name where not given: the first with 'size' in its name, one with
+    'family', one named 'model' (else the first column). Benchmarks default to the numeric
+    columns whose values all lie between 0 and 1 (accuracies as fractions)."""
+    path = Path(path)
+    header = csv_header(path)
+    size = size or next((c for c in header if "size" in c.lower()), None)
+    if size is None:
+        raise DataError(path, "a model-size column", line=1, column="size")
+    family = family or next((c for c in header if "family" in c.lower()), None)
+    model = model or next((c for c in header if c.lower() == "model"), header[0])
+    frame = pl.read_csv(path, infer_schema=False)
+    if benchmarks is None:
+        benchmarks = []
+        for c in header:
+            if c in {size, family, model}:
+                continue
+            values = frame[c].cast(pl.Float64, strict=False)
+            is_numeric = values.is_not_null().sum() == frame[c].is_not_null().sum() > 0
+            if is_numeric and values.min() >= 0 and values.max() <= 1:
+                benchmarks.append(c)
+    missing = [b for b in benchmarks if b not in header]
+    if missing:
+        raise DataError(
+            path, f"the benchmark columns {list(benchmarks)}", line=1, column=missing[0]
+        )
+    scores = list(benchmarks)
+    frame = numeric(path, frame, [size, *scores])
+    return (
+        frame.unpivot(
+            index=[c for c in (model, family, size) if c],
+            on=scores,
+            variable_name="benchmark",
+            value_name="accuracy",
+        )
+        .rename({model: "model", size: "size_b", **({family: "family"} if family else {})})
+        .drop_nulls("accuracy")
+    )

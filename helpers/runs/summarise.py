@@ -1,0 +1,334 @@
+"""From what the readers return to the numbers the charts show: accuracy with intervals that
+count problems, unbiased pass@k, response-length percentiles, curves over steps.
+
+Large per-sample logs stay lazy (polars scan + streaming engine) and are aggregated before
+anything reaches a chart.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import narwhals as nw
+import polars as pl
+
+from helpers import stats
+from helpers.errors import DataError
+from helpers.runs import query
+from helpers.runs.query import TOKEN_BIN
+from helpers.runs.readers import Loaded
+from helpers.runs.readers._common import reading
+
+
+def progress(total: int, what: str):
+    """A progress bar (rows read and rate) on a terminal or in a notebook, shown once the work
+    has taken a second; nothing on a log no one watches (CI, a redirected stderr)."""
+    from tqdm import tqdm
+
+    watched = sys.stderr.isatty() or "ipykernel" in sys.modules
+    return tqdm(
+        total=total,
+        desc=what,
+        unit=" rows",
+        unit_scale=True,
+        delay=1.0,
+        leave=False,
+        disable=not watched,
+        file=sys.stderr,
+    )
+
+
+def with_wilson(
+    table: pl.DataFrame, accuracy: str = "accuracy", n: str = "problems"
+) -> pl.DataFrame:
+    """Add Wilson 95% bounds `lo`, `hi` for an accuracy (fraction) measured on `n` problems."""
+    lo, hi = stats.wilson_exprs(pl.col(accuracy), pl.col(n).cast(pl.Float64))
+    return table.with_columns(lo=lo, hi=hi)
+
+
+# ---- per-sample tables in memory ----
+
+
+def accuracy_table(samples: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFrame:
+    """Accuracy per group (and overall): problems, samples per problem, mean accuracy over
+    problems, a Wilson 95% interval counting problems (samples of one problem are not
+    independent), and unbiased pass@k for k = samples per problem where several exist."""
+    per_problem = samples.group_by([*by, "problem_id"], maintain_order=True).agg(
+        n=pl.len(), c=pl.col("correct").sum()
+    )
+    grouped = per_problem.group_by(list(by), maintain_order=True) if by else None
+    aggs = [
+        pl.len().alias("problems"),
+        pl.col("n").min().alias("samples_per_problem"),
+        (pl.col("c") / pl.col("n")).mean().alias("accuracy"),
+    ]
+    table = grouped.agg(aggs) if grouped is not None else per_problem.select(aggs)
+    table = with_wilson(table)
+    k = per_problem["n"].min()
+    if k and k > 1:
+        passk = per_problem.with_columns(pass_k=query.pass_at_k(pl.col("n"), pl.col("c"), k))
+        pk = (
+            passk.group_by(list(by), maintain_order=True).agg(pl.col("pass_k").mean())
+            if by
+            else passk.select(pl.col("pass_k").mean())
+        )
+        table = table.join(pk, on=list(by)) if by else table.with_columns(pk["pass_k"])
+        table = table.rename({"pass_k": f"pass@{k}"})
+    return table.sort(list(by)) if by else table
+
+
+# ---- per-sample logs at any size ----
+
+
+def aggregate_samples(
+    samples,
+    *,
+    engine: str = "polars",
+    percentiles: Sequence[float] = (0.5, 0.9),
+    bin_tokens: int = TOKEN_BIN,
+    rows_per_pass: int = query.ROWS_PER_PASS,
+    where: object = "the per-sample log",
+) -> pl.DataFrame:
+    """Per step and benchmark: problems, samples, accuracy (mean over problems of the share of
+    correct samples) with a Wilson 95% interval counting problems, unbiased pass@k in `pass_k`
+    (k in column `k`: the fewest samples any problem has in that step and benchmark; null where
+    k is 1), and mean and percentile response length (each percentile reported as the upper
+    edge of its `bin_tokens`-token histogram bin, so exact to `bin_tokens`; an exact per-group
+    quantile would hold every length in memory).
+
+    `samples` is a polars LazyFrame (engine "polars": streamed in step ranges of at most
+    `rows_per_pass` rows, so memory stays bounded whatever the log's size) or a Spark DataFrame
+    (engine "spark"); the aggregation itself is written once, in `helpers.runs.query`. A sample
+    id repeated within a problem is a DataError naming `where`.
+    """
+    summary = query.aggregate(
+        samples,
+        engine=engine,
+        percentiles=percentiles,
+        bin_tokens=bin_tokens,
+        rows_per_pass=rows_per_pass,
+        progress=progress,
+    )
+    _each_sample_once(samples, summary, engine, where)
+    pass_k = pl.when(pl.col("k") > 1).then(pl.coalesce("fixed", "any_correct"))
+    columns = ["step", "benchmark", "problems", "samples", "k", "accuracy", "mean_tokens"]
+    columns += [f"p{round(q * 100)}_tokens" for q in percentiles]
+    return with_wilson(
+        summary.with_columns(pass_k=pass_k.otherwise(None)).select(*columns, "pass_k")
+    ).sort("step", "benchmark")
+
+
+def _each_sample_once(samples, summary: pl.DataFrame, engine: str, where: object) -> None:
+    """Refuse a sample id repeated within a problem (a row or a file given twice). The
+    aggregation's own pass finds it wherever a problem has more rows than its ids span; only
+    where ids are sparse does the exact count of distinct ids take a pass of its own."""
+    suspect = summary.filter((pl.col("repeated") > 0) | (pl.col("sparse") > 0))
+    if suspect.height == 0:
+        return
+    frame = nw.from_native(samples)
+    if engine == "polars":
+        frame = frame.with_columns(nw.col("benchmark").cast(nw.String))
+    each_sample_once(query.collect(query.problem_counts(frame), where), where)
+
+
+def each_sample_once(counts: pl.DataFrame, where: object) -> None:
+    """Refuse a problem with fewer distinct sample ids than rows, in `engine.problem_counts`
+    (the first by benchmark, step and problem)."""
+    twice = counts.filter(pl.col("distinct") < pl.col("n"))
+    if twice.height:
+        row = twice.sort("benchmark", "step", "problem_id").row(0, named=True)
+        raise given_twice(
+            where,
+            row["problem_id"],
+            f"has {row['n']} rows for {row['distinct']} sample ids",
+            row["benchmark"],
+            row["step"],
+        )
+
+
+def given_twice(where, problem, detail: str, benchmark=None, step=None) -> DataError:
+    """The one error for a sample counted twice (a row, or a file, given twice)."""
+    of = f" of {benchmark}" if benchmark is not None else ""
+    at = f" at step {step}" if step is not None else ""
+    return DataError(
+        where,
+        "each (problem_id, sample_id) once per benchmark and step (the same rows or file given "
+        f"twice?); problem {problem!r}{of}{at} {detail}",
+        column="sample_id",
+    )
+
+
+def sample_curves(summary: pl.DataFrame) -> pl.DataFrame:
+    """Curves for `charts.training_dynamics` from `aggregate_samples`."""
+    return curves(
+        summary, iteration="step", accuracy="accuracy", tokens="mean_tokens", lo="lo", hi="hi"
+    )
+
+
+# ---- per-step scores ---------------------------------------------------------------------------
+
+
+def join_nearest_earlier(
+    left: pl.DataFrame, right: pl.DataFrame, on: str = "step", value: str = "value", by=None
+) -> pl.DataFrame:
+    """Attach to each row of `left` the `right` value logged at the nearest step at or before it
+    (validation and training metrics are logged at different steps); `by` matches within
+    groups (e.g. per benchmark)."""
+    cols = [on, value, *([by] if by else [])]
+    # sorted by step within each group; polars cannot check that itself when `by` is given
+    return left.sort(on).join_asof(
+        right.select(cols).sort(on), on=on, strategy="backward", by=by, check_sortedness=False
+    )
+
+
+def score_curves(
+    runs: Sequence[Loaded], benchmarks: Sequence[str] | None = None
+) -> tuple[pl.DataFrame, list[str], pl.DataFrame]:
+    """Curves for `charts.training_dynamics` from per-step score logs, the benchmarks in the log's
+    order (or in `benchmarks` order, keeping only those), and the table behind the curves.
+
+    Accuracy comes from the one log with validation scores (or, failing that, training
+    scores); its Wilson 95% band counts the benchmark's problems where the size is known.
+    Response length comes from the same log or another one given with it (a training
+    export), per benchmark where logged under the same names, else the overall mean, matched
+    to each score by the nearest earlier step."""
+    scored = [r for r in runs if r.scores is not None]
+    if not scored:
+        raise DataError(runs[0].path, "accuracy or score columns in at least one log")
+    validation = [r for r in scored if r.kind == "validation"] or scored
+    if len(validation) > 1:
+        raise DataError(
+            validation[1].path,
+            "one log with validation scores (to set several runs side by side, use "
+            "'python -m helpers compare')",
+        )
+    main = validation[0]
+    scores = main.scores.drop_nulls("score")
+    order = main.order or scores["benchmark"].unique(maintain_order=True).to_list()
+    if benchmarks:
+        unknown = [b for b in benchmarks if b not in set(scores["benchmark"])]
+        if unknown:
+            raise DataError(main.path, f"benchmarks among {order}", column=unknown[0])
+        scores, order = scores.filter(pl.col("benchmark").is_in(list(benchmarks))), list(benchmarks)
+    lengths = [
+        r.tokens for r in ([main] + [r for r in runs if r is not main]) if r.tokens is not None
+    ]
+    if lengths:
+        tokens = lengths[0]
+        own = tokens.filter(pl.col("benchmark").is_in(scores["benchmark"].unique().to_list()))
+        if own.height:
+            scores = join_nearest_earlier(scores, own, value="tokens", by="benchmark")
+        else:
+            overall = tokens.filter(pl.col("benchmark").is_null())
+            if overall.height:
+                scores = join_nearest_earlier(
+                    scores, overall.select("step", "tokens"), value="tokens"
+                )
+    scores = with_wilson(scores, "score")
+    drawn = curves(
+        scores,
+        iteration="step",
+        accuracy="score",
+        tokens="tokens" if "tokens" in scores.columns else None,
+        lo="lo",
+        hi="hi",
+    )
+    return drawn, order, scores.sort("benchmark", "step")
+
+
+def size_medians(scores: pl.DataFrame) -> pl.DataFrame:
+    """Median accuracy per half-decade of model size (bins holding 3 or more models), placed at
+    the bin's centre, per benchmark: the trend line of `charts.accuracy_vs_size`."""
+    return (
+        scores.filter(pl.col("size_b") > 0)
+        .with_columns(bin=(pl.col("size_b").log10() * 2).floor())
+        .group_by("benchmark", "bin")
+        .agg(pl.col("accuracy").median(), models=pl.len())
+        .filter(pl.col("models") >= 3)
+        .select("benchmark", "accuracy", "models", size_b=10 ** ((pl.col("bin") + 0.5) / 2))
+        .sort("benchmark", "size_b")
+    )
+
+
+def size_table(scores: pl.DataFrame) -> pl.DataFrame:
+    """What `charts.accuracy_vs_size` draws: each model's accuracy (kind "model") and the median
+    trend from `size_medians` (kind "median")."""
+    return pl.concat(
+        [
+            scores.with_columns(kind=pl.lit("model")),
+            size_medians(scores).with_columns(kind=pl.lit("median")),
+        ],
+        how="diagonal_relaxed",
+    )
+
+
+def curves(
+    frame: pl.DataFrame,
+    *,
+    iteration: str,
+    accuracy: str,
+    tokens: str | None = None,
+    lo: str | None = None,
+    hi: str | None = None,
+) -> pl.DataFrame:
+    """Tidy curves for `charts.training_dynamics` from a frame with one row per benchmark and
+    iteration: accuracy (with its interval, where given) and token length (where given)."""
+    none = pl.lit(None, pl.Float64)
+    parts = [
+        frame.select(
+            "benchmark",
+            iteration=pl.col(iteration).cast(pl.Float64),
+            metric=pl.lit("accuracy"),
+            value=pl.col(accuracy).cast(pl.Float64),
+            lo=pl.col(lo).cast(pl.Float64) if lo else none,
+            hi=pl.col(hi).cast(pl.Float64) if hi else none,
+        )
+    ]
+    if tokens:
+        parts.append(
+            frame.select(
+                "benchmark",
+                iteration=pl.col(iteration).cast(pl.Float64),
+                metric=pl.lit("token length"),
+                value=pl.col(tokens).cast(pl.Float64),
+                lo=none,
+                hi=none,
+            )
+        )
+    return (
+        pl.concat(parts)
+        .drop_nulls("value")
+        .sort("benchmark", "metric", "iteration", maintain_order=True)
+    )
+
+
+def problem_counts(
+    path: Path | str, benchmarks, options: dict, *, engine: str = "polars"
+) -> tuple[pl.DataFrame | None, Loaded | None]:
+    """Per (benchmark, step, problem_id) of one run's log: `n` samples and `c` correct ones,
+    counted by the engine (`query.problem_counts`; with Spark only the counts leave the
+    cluster), each sample counted once. A log of scores only gives no counts and the run as
+    read (with Spark there is no such log)."""
+    if engine == "spark":
+        from helpers.runs import spark
+
+        frame = nw.from_native(spark.samples([str(path)]))
+        if benchmarks:
+            frame = frame.filter(nw.col("benchmark").is_in(list(benchmarks)))
+        counts, loaded = query.collect(query.problem_counts(frame), path), None
+    else:
+        from helpers.runs.readers import load
+        from helpers.runs.spark import local
+
+        loaded, counts = load(local(path), **options), None
+        if loaded.samples is not None:
+            lf = loaded.samples.with_columns(pl.col("benchmark").cast(pl.String))
+            if benchmarks:
+                lf = lf.filter(pl.col("benchmark").is_in(list(benchmarks)))
+            with reading(path):
+                counts = query.collect(query.problem_counts(nw.from_native(lf)))
+    if counts is not None:
+        each_sample_once(counts, path)
+    return counts, loaded
