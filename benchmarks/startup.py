@@ -2,9 +2,9 @@
 same environment:
 
 - `python -m helpers --help` against `python -c "import altair, polars"`;
-- `import helpers` in a process that, like a notebook kernel, has IPython loaded (where helpers
-  registers its theme, and so loads altair) against the same process importing altair and
-  polars.
+- a notebook's first cell (`import helpers`, the chart functions, `helpers.setup()`) in a process
+  that, like a notebook kernel, has IPython loaded, against the same process importing altair
+  and polars.
 
     python benchmarks/startup.py --repeats 15
 """
@@ -25,8 +25,8 @@ PAIRS = {
         ["-m", "helpers", "--help"],
         ["-c", "import altair, polars"],
     ),
-    "import helpers (kernel: IPython loaded)": (
-        ["-c", "import IPython, helpers"],
+    "first notebook cell (IPython loaded)": (
+        ["-c", "import IPython, helpers\nfrom helpers import charts\nhelpers.setup()"],
         ["-c", "import IPython, altair, polars"],
     ),
 }
