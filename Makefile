@@ -17,7 +17,7 @@ export OPENBLAS_NUM_THREADS ?= 1
 export OMP_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
 
-.PHONY: install report test lab lint format clean rehash system bench
+.PHONY: install report test nbval lab lint format clean rehash system bench
 
 install: system $(STAMP)
 
@@ -46,6 +46,11 @@ report: install
 
 test: install
 	$(PY) -m pytest
+
+# nbval itself on the committed notebooks (`make test` executes them once and checks the bytes,
+# which implies nbval's output comparison)
+nbval: install
+	$(PY) -m pytest --nbval --nbval-current-env notebooks
 
 lab: install
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks

@@ -1,6 +1,6 @@
-"""Benchmark: the notebook suite under nbval (as `make test` runs it) against as many notebooks
-that only `import altair, polars`, also under nbval, each a whole pytest process; and each
-notebook's size on disk.
+"""Benchmark: the notebook suite under nbval (as `make nbval` runs it) against as many
+notebooks that only `import altair, polars`, also under nbval, each a whole pytest process;
+and each notebook's size on disk.
 
     python benchmarks/notebooks.py --repeats 3
 """
@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         bare = bare_notebooks(Path(tmp), len(ours))
         a, b = [], []
         for _ in range(args.repeats):
-            a.append(run(ours, ROOT, []))  # the project's pytest settings: nbval as make test
+            a.append(run(ours, ROOT, NBVAL))  # the project's pytest settings, and nbval
             b.append(run(bare, Path(tmp), ["-c", str(Path(tmp) / "pytest.ini"), *NBVAL]))
     m_a, m_b = statistics.median(a), statistics.median(b)
     print(

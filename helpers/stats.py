@@ -16,7 +16,28 @@ Z95 = 1.959963984540054
 
 
 def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (as fractions)."""
+    """Wilson score interval for a binomial proportion (as fractions).
+
+    Parameters
+    ----------
+    successes : float
+        Problems solved (a count; a share times `n` also works).
+    n : int
+        Problems attempted: count problems, not samples.
+    z : float
+        The normal quantile; 1.96 for 95%.
+
+    Returns
+    -------
+    tuple of float
+        The lower and upper bound.
+
+    Examples
+    --------
+    >>> lo, hi = wilson_interval(9, 30)  # 9 of AIME's 30 problems
+    >>> round(lo, 3), round(hi, 3)
+    (0.167, 0.479)
+    """
     if n <= 0:
         raise ValueError("n must be positive")
     p = successes / n
@@ -47,7 +68,13 @@ def exact_interval(successes: int, n: int, level: float = 0.95) -> tuple[float, 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
     """Unbiased pass@k for one problem: n samples, c correct (Chen et al. 2021),
-    1 - C(n - c, k) / C(n, k)."""
+    1 - C(n - c, k) / C(n, k).
+
+    Examples
+    --------
+    >>> pass_at_k(8, 2, 1), round(pass_at_k(8, 2, 4), 4)
+    (0.25, 0.7857)
+    """
     if not 0 <= c <= n or not 1 <= k <= n:
         raise ValueError(f"need 0 <= c <= n and 1 <= k <= n; got n={n}, c={c}, k={k}")
     if n - c < k:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 import helpers
-from helpers.paths import DATA, ROOT
+from helpers.paths import DATA, NOTEBOOKS, ROOT
 
 helpers.setup()  # charts in the tests are drawn as the notebooks draw them
 
@@ -50,3 +52,39 @@ def seeds() -> dict[str, str]:
     """The five figure descriptions, keyed by their three-digit number."""
     assert SEEDS.is_dir(), f"the figure descriptions are expected in {SEEDS}"
     return {p.name[:3]: p.read_text(encoding="utf-8") for p in sorted(SEEDS.glob("*.txt"))}
+
+
+NOTEBOOK_FILES = sorted(NOTEBOOKS.glob("*.ipynb"))
+PROBE = (
+    "import socket\n"
+    "try:\n"
+    "    socket.create_connection(('1.1.1.1', 80), timeout=3)\n"
+    "except OSError:\n"
+    "    print('network: unreachable')\n"
+    "else:\n"
+    "    print('network: reachable')\n"
+)
+
+
+@pytest.fixture(scope="session")
+def executed(tmp_path_factory) -> tuple[dict[str, Path], str]:
+    """Every notebook executed once for the whole suite, as `make report` does, in a network
+    namespace that holds only a loopback device (the kernel talks to it over local sockets),
+    two notebooks at a time (one per core). Returns the executed copies by name, and what the
+    runs printed (the network probe's answer first)."""
+    folder = tmp_path_factory.mktemp("executed")
+    copies = [Path(shutil.copy(nb, folder / nb.name)) for nb in NOTEBOOK_FILES]
+    script = 'ip link set lo up && "$0" -c "$1" && exec "$0" -m helpers.render.execute "${@:2}"'
+    runs = [
+        subprocess.Popen(
+            ["unshare", "--net", "bash", "-c", script, sys.executable, PROBE, *map(str, half)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for half in (copies[0::2], copies[1::2])
+    ]
+    said = [run.communicate(timeout=2400)[0] for run in runs]  # a bound, not a speed check
+    for run, text in zip(runs, said, strict=True):
+        assert run.returncode == 0, text
+    return {c.name: c for c in copies}, "".join(said)

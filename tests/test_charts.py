@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 
@@ -488,12 +489,12 @@ def example(name: str):
     return register
 
 
+@functools.cache  # one comparison for every example that draws it
 def _compared():
-    from helpers.paths import DATA
+    from helpers.runs import examples
     from helpers.runs.compare import compare
 
-    paths = sorted((DATA / "examples" / "compare").glob("*.parquet"))
-    return compare([(p.stem.split("_")[0], p) for p in paths])
+    return compare(examples.comparison_logs())
 
 
 @example("rl_length_scaling")(lambda: charts.rl_length_scaling(helpers.load("rl_length_scaling")))

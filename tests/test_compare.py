@@ -117,9 +117,11 @@ def test_the_example_runs_are_the_documented_simulation():
 
 
 def test_example_comparison_recovers_the_known_gain():
-    runs = [(p.stem.split("_")[0], p) for p in sorted(EXAMPLES.glob("*.parquet"))]
-    c = compare(runs)
+    c = compare(examples.comparison_logs())
     assert c.runs == ["baseline", "method"]
+    assert c.logs == {
+        run: [f"{run}_seed1.parquet", f"{run}_seed2.parquet"] for run in ("baseline", "method")
+    }
     truth = pl.read_csv(EXAMPLES / "true_difference.csv")
     last = c.differences.filter(pl.col("step") == 200).join(truth, on=["benchmark", "step"])
     assert last.height == 2

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import time
 
-import papermill as pm
 import polars as pl
 import pytest
 
@@ -22,19 +24,6 @@ from .conftest import (
     TRAIN,
     VAL,
 )
-
-
-def _run(tmp_path, **parameters) -> dict:
-    out = tmp_path / "out.ipynb"
-    pm.execute_notebook(
-        str(NOTEBOOKS / "005_your_run.ipynb"),
-        str(out),
-        parameters=parameters,
-        cwd=str(NOTEBOOKS),
-        kernel_name="python3",
-        progress_bar=False,
-    )
-    return json.loads(out.read_text())
 
 
 def _charts(nb: dict) -> list[dict]:
@@ -80,10 +69,51 @@ CASES = {
 }
 
 
+PAIR = {"RUNS": {"qwen2.5-math-7b": str(SKY), "qwen2.5-14b-instruct": str(SKY14)}}
+
+
+@pytest.fixture(scope="session")
+def papermilled(tmp_path_factory) -> dict[str, dict]:
+    """Each case above through 005, and notebook 007 on a real pair, run by papermill's own
+    command line two at a time (one per core); the executed notebooks by case."""
+    folder = tmp_path_factory.mktemp("papermill")
+    runs = [(case, "005_your_run", CASES[case][0]) for case in CASES]
+    runs.append(("pair", "007_compare_runs", PAIR))
+    started: dict[str, subprocess.Popen] = {}
+    for case, name, parameters in runs:
+        while sum(r.poll() is None for r in started.values()) >= 2:
+            time.sleep(0.1)
+        started[case] = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "papermill",
+                str(NOTEBOOKS / f"{name}.ipynb"),
+                str(folder / f"{case}.ipynb"),
+                "-y",
+                json.dumps(parameters),
+                "-k",
+                "python3",
+                "--cwd",
+                str(NOTEBOOKS),
+                "--no-progress-bar",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+    out = {}
+    for case, run in started.items():
+        said = run.communicate(timeout=600)[0]
+        assert run.returncode == 0, f"{case}: {said}"
+        out[case] = json.loads((folder / f"{case}.ipynb").read_text())
+    return out
+
+
 @pytest.mark.parametrize("case", list(CASES))
-def test_notebook_charts_real_files(tmp_path, case):
+def test_notebook_charts_real_files(papermilled, case):
     params, kind, panels = CASES[case]
-    nb = _run(tmp_path, **params)
+    nb = papermilled[case]
     text = _text(nb)
     assert f": {kind}\n" in text and "SIMULATED" not in text
     [chart] = _charts(nb)
@@ -113,18 +143,9 @@ def test_notebook_charts_real_files(tmp_path, case):
         assert f"overall {round(solved / 30 * 100, 1)}% (30 problems)" in drawn
 
 
-def test_compare_notebook_on_a_real_pair(tmp_path):
+def test_compare_notebook_on_a_real_pair(papermilled):
     """Notebook 007 on two real evaluations of the same 500 MATH500 problems."""
-    out = tmp_path / "out.ipynb"
-    pm.execute_notebook(
-        str(NOTEBOOKS / "007_compare_runs.ipynb"),
-        str(out),
-        parameters={"RUNS": {"qwen2.5-math-7b": str(SKY), "qwen2.5-14b-instruct": str(SKY14)}},
-        cwd=str(NOTEBOOKS),
-        kernel_name="python3",
-        progress_bar=False,
-    )
-    nb = json.loads(out.read_text())
+    nb = papermilled["pair"]
     text = _text(nb)
     assert "SIMULATED" not in text and "no known truth for your runs" in text
     assert "MATH500" in text and "500 shared problems" in text

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from helpers import benchmark_sizes, stats
+from helpers import benchmark_sizes, data, stats
 
 
 def per_1k_tokens(df: pl.DataFrame, x: str = "token_length", y: str = "accuracy") -> float:
@@ -76,8 +76,45 @@ def with_benchmark_intervals(
 def frontiers(
     df: pl.DataFrame, cost: str = "token_length", value: str = "accuracy", by: str = "panel"
 ) -> pl.DataFrame:
-    """The Pareto frontier (lower cost, higher value) within each `by` group, sorted by cost."""
+    """The Pareto frontier (lower cost, higher value) within each `by` group, sorted by cost.
+
+    Parameters
+    ----------
+    df : polars.DataFrame
+        One row per model, with `model`, the `by` group and the `cost` and `value` columns.
+
+    Returns
+    -------
+    polars.DataFrame
+        The models no other model beats on both, per group, cheapest first.
+
+    Examples
+    --------
+    >>> import helpers
+    >>> fronts = frontiers(helpers.load("rl_length_scaling"))
+    >>> fronts.filter(panel="AIME2024")["model"].to_list()[:2]
+    ['Claude 3.5', 'qwen25-72B-inst']
+    """
     return pl.concat(
         stats.pareto_frontier(g.select(by, "model", cost, value), cost, value)
         for _, g in df.group_by(by, maintain_order=True)
+    )
+
+
+def published_points(df: pl.DataFrame) -> pl.DataFrame:
+    """The accuracies the paper prints for the models the description draws, placed at the
+    description's token length (the paper's tables give no length): columns panel, model,
+    token_length, accuracy, source, for `charts.rl_length_scaling(..., published=...)`."""
+    published = data.load("published_values").filter(
+        pl.col("document") == "000", pl.col("matches").is_not_null(), metric="accuracy"
+    )
+    drawn = df.select(
+        pl.col("model").alias("matches"), pl.col("panel").alias("benchmark"), "token_length"
+    )
+    return published.join(drawn, on=["matches", "benchmark"]).select(
+        pl.col("benchmark").alias("panel"),
+        "model",
+        "token_length",
+        pl.col("value").alias("accuracy"),
+        "source",
     )

@@ -78,6 +78,7 @@ class Comparison:
     - `problems`: the problems whose accuracy differs between the two runs, at the compared
       step (the last shared one, or the best checkpoints).
     - `notes`: what was assumed or could not be done, in words.
+    - `logs`: each run's logs (file names, or URIs), one per seed, in the order given.
     """
 
     runs: list[str]
@@ -86,9 +87,7 @@ class Comparison:
     differences: pl.DataFrame
     problems: pl.DataFrame
     notes: list[str] = field(default_factory=list)
-
-
-# ---- reading the runs ---------------------------------------------------------------------------
+    logs: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _entries(runs) -> list[tuple[str, int, Path | str]]:
@@ -352,6 +351,10 @@ def compare(
         differences=differences,
         problems=_flip_view(flips, checkpoint),
         notes=notes,
+        logs={
+            name: [p.name if isinstance(p, Path) else p for n, _, p in entries if n == name]
+            for name in names
+        },
     )
 
 

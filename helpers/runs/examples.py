@@ -4,9 +4,20 @@ per-sample answers made up from a known truth. Everything they produce is labell
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 import polars as pl
+
+from helpers.paths import DATA
+
+
+def comparison_logs() -> list[tuple[str, Path]]:
+    """The simulated pair in `data/examples/compare/` as (run, log) pairs, two seeds per run:
+    what notebook 007 and `compare` are shown on when no run is given."""
+    logs = sorted((DATA / "examples" / "compare").glob("*.parquet"))
+    return [(p.stem.split("_")[0], p) for p in logs]
+
 
 # benchmark name -> (problems, samples per problem, ability offset): the example run's design
 EXAMPLE_BENCHMARKS = {

@@ -332,3 +332,29 @@ def problem_counts(
     if counts is not None:
         each_sample_once(counts, path)
     return counts, loaded
+
+
+def interval_lines(table: pl.DataFrame) -> list[str]:
+    """How wide a 95% interval is on each benchmark (or level, or file) of a summary table that
+    `choose.chart_for` returned, at its median accuracy and size, one line each; or why there
+    is none (no per-problem counts, or no benchmark size known)."""
+    value = "accuracy" if "accuracy" in table.columns else "score"
+    group = next((c for c in ("benchmark", "level", "file") if c in table.columns), None)
+    if "problems" not in table.columns or group is None:
+        return ["this input has no per-problem counts, so no interval"]
+    widths = (
+        table.filter(pl.col(group).cast(pl.String) != "all", pl.col("problems").is_not_null())
+        .group_by(group)
+        .agg(pl.col("problems").median(), pl.col(value).median())
+        .sort(group)
+    )
+    if widths.height == 0:
+        return ["no benchmark size known for this input: give PROBLEMS for an interval"]
+    lines = []
+    for row in widths.iter_rows(named=True):
+        n, p = int(row["problems"]), row[value]
+        lo, hi = stats.wilson_interval(p * n, n)
+        lines.append(
+            f"{row[group]}: {n} problems, accuracy ~{p:.2f}, 95% interval +/-{(hi - lo) / 2:.3f}"
+        )
+    return lines

@@ -1,4 +1,4 @@
-"""Analyses the notebooks share, against hand-computed answers."""
+"""The figures' analyses (helpers.figures), against hand-computed answers."""
 
 from __future__ import annotations
 
@@ -159,3 +159,15 @@ def test_same_model_across_documents():
         {"a": ["Qwen2-72B-Instruct", "x"], "b": ["qwen2-72b-inst"], "c": ["Qwen2.5-72B-Instruct"]}
     )
     assert shared.rows() == [("qwen272binst", "a, b", "Qwen2-72B-Instruct / qwen2-72b-inst")]
+
+
+def test_published_points_sit_at_the_described_length():
+    """Table 3 of the Kimi k1.5 paper prints DeepSeek V3 at 39.2 on AIME 2024; the cross is
+    drawn at the length the description gives the model it matches."""
+    df = helpers.load("rl_length_scaling")
+    points = rl_length_scaling.published_points(df)
+    assert points.columns == ["panel", "model", "token_length", "accuracy", "source"]
+    row = points.filter(panel="AIME2024", model="DeepSeek V3").row(0, named=True)
+    assert (row["accuracy"], row["source"]) == (39.2, "Table 3")
+    described = df.filter(panel="AIME2024", model="deepseek-v3")
+    assert [row["token_length"]] == described["token_length"].to_list()
