@@ -40,16 +40,14 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
     """
     if n <= 0:
         raise ValueError("n must be positive")
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    lo, hi = wilson_exprs(pl.lit(successes / n, pl.Float64), pl.lit(float(n)), z)
+    return pl.select(lo.alias("lo"), hi.alias("hi")).row(0)
 
 
 def wilson_exprs(p: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr]:
     """Wilson score bounds (as fractions) for proportions `p` over `n` items, as polars
-    expressions: the same formula as `wilson_interval`, for whole columns at once."""
+    expressions: the one statement of the formula (`wilson_interval` evaluates it for one
+    proportion, `with_intervals` for a column)."""
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * (p * (1 - p) / n + z * z / (4 * n * n)).sqrt() / denom
@@ -94,15 +92,10 @@ def with_intervals(
 
     `n` is a number, or the name of a column holding each row's benchmark size.
     """
-    sizes = df[n].to_list() if isinstance(n, str) else [n] * len(df)
-    bounds = [
-        wilson_interval(v / scale * size, size) if v is not None else (None, None)
-        for v, size in zip(df[value].to_list(), sizes, strict=True)
-    ]
-    return df.with_columns(
-        lo=pl.Series([b[0] * scale if b[0] is not None else None for b in bounds]),
-        hi=pl.Series([b[1] * scale if b[1] is not None else None for b in bounds]),
-    )
+    size = (pl.col(n) if isinstance(n, str) else pl.lit(n)).cast(pl.Float64)
+    solved = pl.col(value) / scale * size  # problems solved, then their share, as wilson_interval
+    lo, hi = wilson_exprs(solved / size, size)
+    return df.with_columns(lo=lo * scale, hi=hi * scale)
 
 
 def distinguishable(p1: float, p2: float, n: int, z: float = Z95) -> bool:

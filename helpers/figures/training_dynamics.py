@@ -196,11 +196,9 @@ def described_truth(td: pl.DataFrame) -> pl.DataFrame:
 def curves_from_counts(df: pl.DataFrame) -> pl.DataFrame:
     """Per-iteration counts (benchmark, iteration, n, correct, token_length) as curves for
     `charts.training_dynamics`: accuracy with its Wilson 95% interval, and token length."""
-    bounds = [stats.wilson_interval(c, n) for c, n in zip(df["correct"], df["n"], strict=True)]
+    lo, hi = stats.wilson_exprs(pl.col("correct") / pl.col("n"), pl.col("n").cast(pl.Float64))
     with_bounds = df.with_columns(
-        accuracy=(pl.col("correct") / pl.col("n")).round(4),
-        lo=pl.Series([b[0] for b in bounds]).round(4),
-        hi=pl.Series([b[1] for b in bounds]).round(4),
+        accuracy=(pl.col("correct") / pl.col("n")).round(4), lo=lo.round(4), hi=hi.round(4)
     )
     return curves(
         with_bounds,
