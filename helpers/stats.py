@@ -66,7 +66,7 @@ def exact_interval(successes: int, n: int, level: float = 0.95) -> tuple[float, 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
     """Unbiased pass@k for one problem: n samples, c correct (Chen et al. 2021),
-    1 - C(n - c, k) / C(n, k).
+    1 - C(n - c, k) / C(n, k), by the one formula `pass_at_k_expr` states.
 
     Examples
     --------
@@ -75,9 +75,18 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     """
     if not 0 <= c <= n or not 1 <= k <= n:
         raise ValueError(f"need 0 <= c <= n and 1 <= k <= n; got n={n}, c={c}, k={k}")
-    if n - c < k:
-        return 1.0
-    return 1.0 - math.comb(n - c, k) / math.comb(n, k)
+    value = pass_at_k_expr(pl.lit(n, pl.Int64), pl.lit(c, pl.Int64), k)
+    return pl.select(value.alias("pass_k")).item()
+
+
+def pass_at_k_expr(n, c, k: int):
+    """Unbiased pass@k of problems with n samples, c correct (k >= 1): 1 - C(n-c, k) / C(n, k),
+    as the product of (n - c - i) / (n - i) for i < k (no large binomials; zero once n - c < k).
+    `n` and `c` are polars or narwhals expressions; the result is one of the same kind."""
+    term = (n - c).clip(lower_bound=0) / n
+    for i in range(1, k):
+        term = term * ((n - c - i).clip(lower_bound=0) / (n - i))
+    return 1 - term
 
 
 def binomial_se(p: float, n: int) -> float:

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 import narwhals as nw
 import polars as pl
 
+from helpers import stats
+
 TOKEN_BIN = 16  # response-length percentiles are exact to this many tokens (histogram based)
 ROWS_PER_PASS = 4_000_000  # at most this many rows per pass: ~0.45 GB peak on 20M rows here
 ENGINES = ("polars", "spark")
@@ -139,19 +141,9 @@ def _derive(frame: nw.LazyFrame, exprs: tuple) -> nw.LazyFrame:
     return frame.with_columns(*exprs) if exprs else frame
 
 
-def pass_at_k(n, c, k: int):
-    """Unbiased pass@k of a problem with n samples, c correct (k >= 1): 1 - C(n-c, k) / C(n, k),
-    as the product of (n - c - i) / (n - i) for i < k (no large binomials; zero once n - c < k).
-    `n` and `c` are polars or narwhals expressions; the result is one of the same kind."""
-    term = (n - c).clip(lower_bound=0) / n
-    for i in range(1, k):
-        term = term * ((n - c - i).clip(lower_bound=0) / (n - i))
-    return 1 - term
-
-
 def uneven_pass_at_k(frame: nw.LazyFrame, summary: nw.LazyFrame, keys: Keys, ks) -> nw.LazyFrame:
     """pass@k for groups whose problems have different sample counts (k = the fewest): the
-    unbiased estimate per problem (`pass_at_k`), averaged."""
+    unbiased estimate per problem (`stats.pass_at_k_expr`), averaged."""
     group = list(keys.group)
     rows = per_problem(frame, keys).join(
         summary.filter(nw.col("k") > 1, nw.col("k") != nw.col("k_max")).select(*group, "k"),
@@ -161,7 +153,7 @@ def uneven_pass_at_k(frame: nw.LazyFrame, summary: nw.LazyFrame, keys: Keys, ks)
     n, c = nw.col("n"), nw.col("c")
     value = nw.lit(None, nw.Float64)
     for k in sorted(ks):
-        value = nw.when(nw.col("k") == k).then(pass_at_k(n, c, k)).otherwise(value)
+        value = nw.when(nw.col("k") == k).then(stats.pass_at_k_expr(n, c, k)).otherwise(value)
     return rows.with_columns(value.alias("fixed")).group_by(group).agg(nw.col("fixed").mean())
 
 

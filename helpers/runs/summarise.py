@@ -68,7 +68,7 @@ def accuracy_table(samples: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFram
     table = with_wilson(table)
     k = per_problem["n"].min()
     if k and k > 1:
-        passk = per_problem.with_columns(pass_k=query.pass_at_k(pl.col("n"), pl.col("c"), k))
+        passk = per_problem.with_columns(pass_k=stats.pass_at_k_expr(pl.col("n"), pl.col("c"), k))
         pk = (
             passk.group_by(list(by), maintain_order=True).agg(pl.col("pass_k").mean())
             if by
