@@ -148,7 +148,7 @@ CATALOGUE = {
     "one evaluation given twice in one file": (
         _text("q.jsonl", (json.dumps(QWEN) + "\n") * 2),
         [],
-        "problem '0' has sample id 0 more than once",
+        "problem '0' of q has sample id 0 more than once",
     ),
     "header only": (_text("h.csv", WANDB), [], "empty or NaN"),
     "no step column": (_text("s.csv", "epoch,val/test_score/a\n0,0.5\n"), [], "a step column"),

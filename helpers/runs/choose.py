@@ -23,7 +23,7 @@ def _samples(runs: list, benchmarks) -> pl.LazyFrame:
             )
             for f in frames
         ]
-    lf = pl.concat(frames)
+    lf = pl.concat(frames, how="diagonal_relaxed")  # a level column where a log has one
     return lf.filter(pl.col("benchmark").is_in(list(benchmarks))) if benchmarks else lf
 
 
@@ -193,8 +193,8 @@ def _samples_chart(runs, files, where, benchmarks, columns, title) -> tuple[obje
         if rows == 0:
             raise nothing
     if steps == 0:  # one evaluation: accuracy by difficulty level, or by benchmark or file
-        if len(runs) == 1 and runs[0].format == "qwen-math":
-            samples, group = readers.read_qwen_math(files[0]), "level"
+        if len(runs) == 1 and "level" in runs[0].samples.collect_schema():
+            samples, group = runs[0].samples.collect(), "level"
         else:
             samples = pl.concat(
                 [r.samples.collect().with_columns(file=pl.lit(r.path.stem)) for r in runs],

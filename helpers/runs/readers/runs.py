@@ -35,10 +35,11 @@ PER_SAMPLE = ("samples", "qwen-math", "lm-eval", "lighteval-details", "inspect")
 @dataclass
 class Loaded:
     """What one input holds: `samples` (lazy; SAMPLE_COLUMNS, step null where the log has
-    none), `scores` (SCORE_COLUMNS: a score as a fraction, the problems it counts where
-    known, k samples per problem where the log says), `tokens` (step, benchmark or null for
-    every benchmark, tokens) or `models` (a scores table: one row per model). `notes` say
-    what was recognised and what was left out, for `python -m helpers inspect`."""
+    none; `level` too where the log gives one), `scores` (SCORE_COLUMNS: a score as a
+    fraction, the problems it counts where known, k samples per problem where the log says),
+    `tokens` (step, benchmark or null for every benchmark, tokens) or `models` (a scores
+    table: one row per model). `notes` say what was recognised and what was left out, for
+    `python -m helpers inspect`."""
 
     path: Path
     format: str
@@ -64,13 +65,16 @@ def step_from_path(parts: list[str], pattern: str | None = None) -> int | None:
 
 
 def _samples_frame(frame: pl.DataFrame, step: int | None, benchmark: str) -> pl.DataFrame:
+    """An evaluation's answers in SAMPLE_COLUMNS, keeping what else the reader found that a
+    chart groups by (the difficulty `level` of Qwen2.5-Math outputs)."""
     return frame.select(
-        step=pl.lit(step, pl.Int64),
-        benchmark=pl.lit(benchmark, pl.String),
-        problem_id=pl.col("problem_id"),
-        sample_id=pl.col("sample_id"),
-        correct=pl.col("correct"),
-        response_tokens=pl.lit(None, pl.Int64),
+        pl.lit(step, pl.Int64).alias("step"),
+        pl.lit(benchmark, pl.String).alias("benchmark"),
+        "problem_id",
+        "sample_id",
+        "correct",
+        pl.lit(None, pl.Int64).alias("response_tokens"),
+        *[c for c in ("level",) if c in frame.columns],
     )
 
 
