@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 
+def printable(text: str) -> str:
+    """`text` safe to print on one terminal line: every character Python does not count as
+    printable (a newline, U+0085, ESC, BEL, a direction override) written as its escape."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
+
+
 class DataError(ValueError):
     """Bad input: names the file, the line (or row: a Parquet file has no lines) and the
     column, and what was expected."""
@@ -34,6 +40,4 @@ class DataError(ValueError):
         if got is not None:
             message += f"; got {got!r}"
         # one line, whatever a file name or column holds (a newline, U+0085, a terminal escape)
-        super().__init__(
-            "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in message)
-        )
+        super().__init__(printable(message))

@@ -357,6 +357,25 @@ def test_a_link_loop_in_a_partitioned_folder_never_hangs(tmp_path):
     assert pl.read_csv(tmp_path / "o.csv")["samples"].to_list() == [2]
 
 
+# letters, and what a terminal acts on: ESC, BEL, backspace, DEL, NEL, a direction override
+CONTROLS = ["a", "Z", "9", "\x1b", "\x07", "\x08", "\x7f", "\x85", "\u202e", "\u2028"]
+
+
+@given(st.text(st.sampled_from(CONTROLS), min_size=1, max_size=12))
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+def test_inspect_prints_no_control_character_from_a_log(tmp_path, capsys, name):
+    """A benchmark named with ESC, BEL or a direction override is printed escaped: nothing from
+    a log reaches the terminal as a control sequence (issue 21, item 9)."""
+    path = tmp_path / "esc.csv"
+    path.write_text(f"_step,val/test_score/aime\x1b[31m{name}\x07\n0,0.1\n10,0.2\n")
+    assert main(["inspect", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "aime\\x1b[31m" in out and "\\x07" in out
+    assert all(c.isprintable() for line in out.splitlines() for c in line)
+
+
 def test_catalogue_has_forty_kinds_or_more():
     assert len(CATALOGUE) >= 40
 

@@ -6,13 +6,20 @@ from pathlib import Path
 
 import polars as pl
 
+from helpers.errors import printable
 from helpers.runs import readers
 
 
 def describe(path: Path, label: str | None = None, **options) -> list[str]:
     """What a file or folder was read as, in words: format, steps, benchmarks (with sizes and
     samples per problem), metrics, and what was left out and why. `label` names the input in
-    the first line (default: the path as given)."""
+    the first line (default: the path as given). Text from the log (a benchmark's or a
+    metric's name) is printed with its control characters escaped, never sent to the terminal
+    as they are."""
+    return [printable(line) for line in _lines(path, label, **options)]
+
+
+def _lines(path: Path, label: str | None = None, **options) -> list[str]:
     run = readers.load(path, **options)
     lines = [f"{label or path}: {run.format}", *[f"  {n}" for n in run.notes]]
     if run.models is not None:
