@@ -120,6 +120,18 @@ def _folder_and_its_file(d: Path) -> list[str]:
 
 
 QWEN = {"idx": 0, "level": 1, "score": [True], "code": ["x"]}
+
+
+def _lm_eval(values, docs=None) -> str:
+    """An lm-eval samples file: one line per document with its `acc`."""
+    docs = range(len(values)) if docs is None else docs
+    lines = [
+        {"resps": [], "metrics": ["acc"], "acc": v, **({} if d is None else {"doc_id": d})}
+        for v, d in zip(values, docs, strict=True)
+    ]
+    return "".join(json.dumps(line) + "\n" for line in lines)
+
+
 WANDB = "_step,val/test_score/a\n"
 
 # kind -> (files maker, extra args, words the error must hold)
@@ -235,7 +247,46 @@ CATALOGUE = {
             json.dumps({"doc_id": 0, "resps": [], "metrics": ["acc"], "acc": "x"}) + "\n",
         ),
         [],
-        "a number",
+        "a score from 0 to 1",
+    ),
+    # issue 21, item 3: numbers that looked right
+    "lm-eval metric NaN": (_text("nan.jsonl", _lm_eval([0, 1, "nan"])), [], "line 3, column 'acc'"),
+    "lm-eval metric a percentage": (_text("pc.jsonl", _lm_eval([0, 57])), [], "got 57"),
+    "lm-eval metric -1": (_text("neg.jsonl", _lm_eval([1, -1])), [], "a score from 0 to 1"),
+    "lm-eval doc_id on the first line only": (
+        _text("d1.jsonl", _lm_eval([1, 0, 0], docs=[0, None, None])),
+        [],
+        "line 2, column 'doc_id': expected a doc_id on every line",
+    ),
+    "lm-eval document twice": (
+        _text("d2.jsonl", _lm_eval([1, 0], docs=[4, 4])),
+        [],
+        "line 2, column 'doc_id': expected each document once (doc 4 is also on line 1)",
+    ),
+    "lm-eval n-samples negative": (
+        _text(
+            "ns.json",
+            json.dumps(
+                {"results": {"gsm8k": {"acc": 0.5}}, "n-samples": {"gsm8k": {"effective": -5}}}
+            ),
+        ),
+        [],
+        "column 'n-samples': expected a positive whole count of 'gsm8k''s problems; got -5",
+    ),
+    "lighteval summary counts as text": (
+        _text(
+            "results_2025.json",
+            json.dumps(
+                {
+                    "results": {"lighteval|aime24|0": {"extractive_match": 0.3}},
+                    "summary_tasks": {
+                        "lighteval|aime24|0": {"truncated": "0", "non_truncated": "30"}
+                    },
+                }
+            ),
+        ),
+        [],
+        "column 'summary_tasks'",
     ),
     # found by the generated JSON lines below: a `metrics` that is not a list of names
     "lm-eval metrics null": (

@@ -58,10 +58,12 @@ def read_qwen_math(path: str | Path) -> pl.DataFrame:
 
 
 def read_lm_eval(path: str | Path, metric: str | None = None) -> pl.DataFrame:
-    """lm-evaluation-harness samples file as one row per document: problem_id, sample_id,
-    correct (the metric's value above 0.5), score (the metric's value)."""
+    """lm-evaluation-harness samples file as one row per document: problem_id (its doc_id),
+    sample_id, correct (the metric's value above 0.5), score (the metric's value, from 0 to 1).
+    Every line names its document, once in the file; a value outside 0-1 (a percentage, a
+    NaN, a -1 for a failed parse) is an error naming its line, not an answer counted wrong."""
     path = Path(path)
-    rows = []
+    rows, seen = [], {}
     for number, record in scan_jsonl_lines(path):
         listed = record.get("metrics", [])
         if not isinstance(listed, list) or not all(isinstance(m, str) for m in listed):
@@ -76,11 +78,21 @@ def read_lm_eval(path: str | Path, metric: str | None = None) -> pl.DataFrame:
                 line=number,
                 column=name or "metrics",
             )
-        try:
-            value = float(record[name])
-        except (TypeError, ValueError):
-            raise DataError(path, "a number", line=number, column=name, got=record[name]) from None
-        rows.append((str(record.get("doc_id")), 0, value > 0.5, value))
+        value = record[name]
+        if type(value) not in (int, float, bool) or not 0 <= value <= 1:  # NaN fails too
+            raise DataError(path, "a score from 0 to 1", line=number, column=name, got=value)
+        doc = record.get("doc_id")
+        if type(doc) not in (int, str):
+            raise DataError(path, "a doc_id on every line", line=number, column="doc_id", got=doc)
+        if str(doc) in seen:
+            raise DataError(
+                path,
+                f"each document once (doc {doc!r} is also on line {seen[str(doc)]})",
+                line=number,
+                column="doc_id",
+            )
+        seen[str(doc)] = number
+        rows.append((str(doc), 0, value > 0.5, float(value)))
     return _frame(
         path,
         rows,

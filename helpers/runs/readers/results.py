@@ -61,9 +61,12 @@ def _check_fraction(path: Path, task: str, metric: str, value: float) -> None:
         )
 
 
-def _tasks(path: Path, metric: str | None, size, name=lambda task: task) -> pl.DataFrame:
+def _tasks(
+    path: Path, metric: str | None, size, where: str, name=lambda task: task
+) -> pl.DataFrame:
     """Each task's score in a results file; `size(doc, task)` is what the file says of the
-    task's problems (None where it does not), `name(task)` the benchmark's name."""
+    task's problems (None where it does not; a positive whole number where it does, read
+    from the section `where`), `name(task)` the benchmark's name."""
     doc = load_json(path)
     results = doc.get("results") if isinstance(doc, dict) else None
     if not isinstance(results, dict) or not results:
@@ -76,7 +79,12 @@ def _tasks(path: Path, metric: str | None, size, name=lambda task: task) -> pl.D
             raise DataError(path, "an object of metrics per task", column=task)
         metric_name, value = _metric(path, task, values, metric)
         _check_fraction(path, task, metric_name, value)
-        rows.append((benchmark_sizes.canonical(name(task)), value, size(doc, task), metric_name))
+        n = size(doc, task)
+        if n is not None and (type(n) is not int or n < 1):
+            raise DataError(
+                path, f"a positive whole count of {task!r}'s problems", column=where, got=n
+            )
+        rows.append((benchmark_sizes.canonical(name(task)), value, n, metric_name))
     if not rows:
         raise DataError(path, "a task other than 'all' in 'results'", column="results")
     return pl.DataFrame(rows, schema=RESULT_COLUMNS, orient="row")
@@ -91,7 +99,10 @@ def read_lm_eval_results(path: str | Path, metric: str | None = None) -> pl.Data
     """lm-evaluation-harness results: benchmark (task), score, problems (n-samples
     'effective'), metric."""
     return _tasks(
-        Path(path), metric, lambda doc, task: _entry(doc, "n-samples", task).get("effective")
+        Path(path),
+        metric,
+        lambda doc, task: _entry(doc, "n-samples", task).get("effective"),
+        "n-samples",
     )
 
 
@@ -102,12 +113,15 @@ def read_lighteval_results(path: str | Path, metric: str | None = None) -> pl.Da
 
     def size(doc, task):
         s = _entry(doc, "summary_tasks", task)
-        return (s.get("truncated", 0) + s.get("non_truncated", 0)) or None
+        counts = [s.get("truncated", 0), s.get("non_truncated", 0)]
+        if all(type(c) is int for c in counts):
+            return sum(counts) or None
+        return counts  # not two counts: _tasks names what the file holds
 
     def name(task):
         return task.split("|")[1] if task.count("|") >= 2 else task
 
-    return _tasks(Path(path), metric, size, name)
+    return _tasks(Path(path), metric, size, "summary_tasks", name)
 
 
 def read_qwen_math_metrics(path: str | Path, benchmark: str) -> pl.DataFrame:
