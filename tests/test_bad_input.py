@@ -288,6 +288,10 @@ CATALOGUE = {
         [],
         "column 'summary_tasks'",
     ),
+    # issue 21, items 5 and 7: steps that are not whole numbers, said with their line
+    "fractional steps": (_text("fs.csv", WANDB + "0,0.1\n1.5,0.2\n1.7,0.3\n"), [], "line 3"),
+    "a step of 1e30": (_text("bs.csv", WANDB + "0,0.1\n1e30,0.2\n"), [], "a whole-number step"),
+    "a step of -inf": (_text("is.csv", WANDB + "0,0.1\n-inf,0.2\n"), [], "got -inf"),
     # found by the generated JSON lines below: a `metrics` that is not a list of names
     "lm-eval metrics null": (
         _text("ln.jsonl", json.dumps({"doc_id": 0, "resps": [], "metrics": None}) + "\n"),

@@ -109,12 +109,16 @@ def numeric(path: Path, frame: pl.DataFrame, columns: Sequence[str]) -> pl.DataF
             continue
         row = int((frame[c].is_not_null() & cast[c].is_null()).arg_true()[0])
         line = int(frame["__line"][row]) if "__line" in frame.columns else row + 2
-        if path.suffix == ".json":
-            where = {"column": f"log_history[{line}].{c}"}
-        else:
-            where = {"line": line, "column": c}
-        raise DataError(path, "a number", got=frame[c][row], **where)
+        raise DataError(path, "a number", got=frame[c][row], **place(path, line, c))
     return frame.with_columns(cast)
+
+
+def place(path: Path, line: int, column: str) -> dict:
+    """Where a logged value is, for DataError: its line and column, or in a trainer_state.json
+    (one document) its log_history entry."""
+    if path.suffix == ".json":
+        return {"column": f"log_history[{line}].{column}"}
+    return {"line": line, "column": column}
 
 
 @contextmanager

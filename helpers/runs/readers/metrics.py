@@ -30,7 +30,13 @@ from pathlib import Path
 import polars as pl
 
 from helpers.errors import DataError
-from helpers.runs.readers._common import csv_header, numeric, read_document, scan_jsonl_lines
+from helpers.runs.readers._common import (
+    csv_header,
+    numeric,
+    place,
+    read_document,
+    scan_jsonl_lines,
+)
 
 STEP_NAMES = ("_step", "step", "global_step", "train/global_step", "trainer/global_step")
 # (convention, role, template), in the order they are tried for each role
@@ -286,6 +292,15 @@ def read_metric_log(path: str | Path, mapping: Mapping[str, str] | None = None) 
     if missing.height:
         raise DataError(
             path, "a step on every row", line=missing["__line"][0], column=log.step, got=""
+        )
+    step = pl.col(log.step)
+    torn = frame.filter(~step.is_finite() | (step != step.round()) | (step.abs() >= 2.0**63))
+    if torn.height:  # 1.5 and 1.7 would both be step 1; 1e30 or inf is no step
+        raise DataError(
+            path,
+            "a whole-number step",
+            got=torn[log.step][0],
+            **place(path, int(torn["__line"][0]), log.step),
         )
     if frame[log.step].is_duplicated().any() and path.suffix == ".csv":
         dup = frame.filter(pl.col(log.step).is_duplicated())
