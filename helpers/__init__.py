@@ -19,8 +19,9 @@ code unless it draws.
 import importlib
 import sys
 
-from helpers.data import field, figure, load, long_view, names, resource
+from helpers.data import field, figure, load, names, resource
 from helpers.errors import DataError
+from helpers.figures.across_papers import long_view
 
 SUBMODULES = ("benchmark_sizes", "charts", "cli", "data", "figures", "render", "runs", "stats")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from decimal import Decimal
@@ -259,6 +260,34 @@ def test_checksum_mismatch(package):
     _edit(package, "grpo_vs_mel", "MEL,point,130,,0.46", "MEL,point,130,,0.47", rehash=False)
     e = _error(package, "grpo_vs_mel")
     assert "checksum sha256:" in str(e) and "make rehash" in str(e)
+
+
+def _descriptor(package, change) -> None:
+    """Edit the copied package's descriptor in place."""
+    doc = json.loads(package.read_text())
+    change(doc)
+    package.write_text(json.dumps(doc))
+    data._package.cache_clear()
+
+
+@pytest.mark.parametrize("where", ["../../etc/passwd", "/etc/passwd", "", None, 5])
+def test_a_resource_path_stays_inside_the_package(package, where):
+    """Issue 21, item 8: a descriptor naming a file outside its folder is refused, not read."""
+    _descriptor(package, lambda d: d["resources"][0].update(path=where))
+    name = json.loads(package.read_text())["resources"][0]["name"]
+    e = _error(package, name)
+    assert e.column == "path" and "inside the package's folder" in str(e)
+    assert "root:" not in str(e)  # nothing of the file is printed
+
+
+def test_a_resource_without_its_checksum_is_refused(package):
+    """Removing `hash` does not switch the checksum off: it is an error saying how to record it."""
+    _descriptor(package, lambda d: d["resources"][0].pop("hash"))
+    name = json.loads(package.read_text())["resources"][0]["name"]
+    e = _error(package, name)
+    assert e.column == "hash" and "make rehash" in str(e)
+    data.rehash(package)
+    assert helpers.load(name, package=package).height > 0
 
 
 def test_missing_file(package):
