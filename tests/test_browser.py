@@ -93,7 +93,6 @@ def lab(tmp_path_factory):
             "--allow-root",
             f"--ServerApp.root_dir={NOTEBOOKS}",
             "--LabApp.news_url=",
-            "--LabApp.expose_app_in_browser=True",  # the test opens notebooks by command
             "--ServerApp.open_browser=False",
         ],
         env=env,
@@ -124,36 +123,30 @@ def _chart_outputs(nb: Path) -> int:
     return len(site.figures(nb))
 
 
-def test_every_chart_draws_in_jupyterlab(browser, lab):
-    """Each notebook opened in JupyterLab draws every chart it stores, with no console error.
-    One JupyterLab page opens the notebooks in turn (the app loads once)."""
+@pytest.mark.parametrize("nb", NOTEBOOK_FILES, ids=[n.stem for n in NOTEBOOK_FILES])
+def test_every_chart_draws_in_jupyterlab(browser, lab, nb):
     base, token = lab
-    drawn = f"{PANEL} .vega-embed canvas, {PANEL} .vega-embed svg.marks"
+    expected = _chart_outputs(nb)
+    assert expected >= 1
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{base}/lab/workspaces/all-{secrets.token_hex(4)}?reset&token={token}")
-    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.started", timeout=240_000)
     try:
-        for nb in NOTEBOOK_FILES:
-            expected = _chart_outputs(nb)
-            assert expected >= 1
-            page.evaluate(
-                "path => window.jupyterapp.commands.execute('docmanager:open', {path})", nb.name
-            )
-            page.wait_for_function(
-                "([sel, n]) => document.querySelectorAll(sel).length >= n",
-                arg=[drawn, expected],
-                timeout=240_000,
-            )
-            assert page.locator(f"{PANEL} .vega-embed").count() == expected, nb.name
-            assert page.locator(drawn).count() == expected, nb.name
-            assert errors == [], nb.name
-            page.evaluate("() => window.jupyterapp.commands.execute('application:close-all')")
-            page.wait_for_function(f"() => !document.querySelector('{PANEL}')", timeout=60_000)
+        page.goto(
+            f"{base}/lab/workspaces/{nb.stem}-{secrets.token_hex(4)}/tree/{nb.name}?reset&token={token}"
+        )
+        drawn = f"{PANEL} .vega-embed canvas, {PANEL} .vega-embed svg.marks"
+        page.wait_for_function(
+            "([sel, n]) => document.querySelectorAll(sel).length >= n",
+            arg=[drawn, expected],
+            timeout=240_000,
+        )
+        assert page.locator(f"{PANEL} .vega-embed").count() == expected
+        assert page.locator(drawn).count() == expected
+        assert errors == []
     except Exception:
-        _screenshot_on_failure(page, "lab")
+        _screenshot_on_failure(page, f"lab-{nb.stem}")
         raise
     finally:
         page.close()
@@ -220,28 +213,17 @@ def test_report_pages_render_offline(browser, report):
 
 
 def test_report_figures_are_interactive_offline(browser, report):
-    """Each figure's HTML draws offline with no blocked request and no console error; six
-    figures are opened at a time, then waited for."""
-    figures = sorted((report / "figures").glob("*.html"))
-    for start in range(0, len(figures), 6):
-        opened = []
-        for html in figures[start : start + 6]:
-            page, blocked, errors = _offline_page(browser)
-            page.goto(html.as_uri(), wait_until="commit")
-            opened.append((html, page, blocked, errors))
+    for html in sorted((report / "figures").glob("*.html")):
+        page, blocked, errors = _offline_page(browser)
         try:
-            for html, page, blocked, errors in opened:
-                try:
-                    page.wait_for_selector(
-                        ".vega-embed svg.marks, .vega-embed canvas", timeout=120_000
-                    )
-                    assert blocked == [] and errors == [], html.name
-                except Exception:
-                    _screenshot_on_failure(page, f"figure-{html.stem}")
-                    raise
+            page.goto(html.as_uri())
+            page.wait_for_selector(".vega-embed svg.marks, .vega-embed canvas", timeout=120_000)
+            assert blocked == [] and errors == []
+        except Exception:
+            _screenshot_on_failure(page, f"figure-{html.stem}")
+            raise
         finally:
-            for _, page, _, _ in opened:
-                page.context.close()
+            page.context.close()
 
 
 def test_static_site_rebuild_replaces_cleanly(tmp_path):
