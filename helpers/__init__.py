@@ -21,7 +21,6 @@ import sys
 
 from helpers.data import field, figure, load, names, resource
 from helpers.errors import DataError
-from helpers.figures.across_papers import long_view
 
 SUBMODULES = ("benchmark_sizes", "charts", "cli", "data", "figures", "render", "runs", "stats")
 
@@ -30,6 +29,8 @@ def __getattr__(name: str):
     """`helpers.charts` and the other submodules load when first used."""
     if name in SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")
+    if name == "long_view":  # 006's view of every value: its module loads when it is asked for
+        return importlib.import_module(f"{__name__}.figures.across_papers").long_view
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -234,16 +234,15 @@ def _check_unique(path: Path, frame: pl.DataFrame, key: list[str]) -> None:
 def _file(package: Path, res: dict) -> Path:
     """A resource's file: its `path`, relative and inside the package's folder (a descriptor
     naming ../../etc/passwd is refused, not read)."""
-    given = res.get("path")
-    path = package.parent / given if isinstance(given, str) and given else None
-    if (
-        path is None
-        or Path(given).is_absolute()
-        or not path.resolve().is_relative_to(package.parent.resolve())
+    given = res.get("path")  # an absolute path joined to the folder is itself: refused below
+    if not (
+        isinstance(given, str)
+        and given
+        and (package.parent / given).resolve().is_relative_to(package.parent.resolve())
     ):
         where = f"resource '{res.get('name')}''s path: a file inside the package's folder"
         raise DataError(package, where, column="path", got=given)
-    return path
+    return package.parent / given
 
 
 def rehash(package: Path = DATAPACKAGE) -> list[str]:

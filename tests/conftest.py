@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -75,16 +76,18 @@ def executed(tmp_path_factory) -> tuple[dict[str, Path], str]:
     folder = tmp_path_factory.mktemp("executed")
     copies = [Path(shutil.copy(nb, folder / nb.name)) for nb in NOTEBOOK_FILES]
     script = 'ip link set lo up && "$0" -c "$1" && exec "$0" -m helpers.render.execute "${@:2}"'
-    runs = [
-        subprocess.Popen(
+
+    def run(half: list[Path]) -> subprocess.CompletedProcess:
+        return subprocess.run(
             ["unshare", "--net", "bash", "-c", script, sys.executable, PROBE, *map(str, half)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
+            capture_output=True,
             text=True,
+            timeout=2400,  # a bound for slow machines, not a speed check
         )
-        for half in (copies[0::2], copies[1::2])
-    ]
-    said = [run.communicate(timeout=2400)[0] for run in runs]  # a bound, not a speed check
-    for run, text in zip(runs, said, strict=True):
-        assert run.returncode == 0, text
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        done = list(pool.map(run, (copies[0::2], copies[1::2])))
+    said = [d.stdout + d.stderr for d in done]
+    for d, text in zip(done, said, strict=True):
+        assert d.returncode == 0, text
     return {c.name: c for c in copies}, "".join(said)

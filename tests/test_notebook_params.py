@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
+from concurrent.futures import ThreadPoolExecutor
 
 import polars as pl
 import pytest
@@ -77,35 +77,26 @@ def papermilled(tmp_path_factory) -> dict[str, dict]:
     """Each case above through 005, and notebook 007 on a real pair, run by papermill's own
     command line two at a time (one per core); the executed notebooks by case."""
     folder = tmp_path_factory.mktemp("papermill")
-    runs = [(case, "005_your_run", CASES[case][0]) for case in CASES]
-    runs.append(("pair", "007_compare_runs", PAIR))
-    started: dict[str, subprocess.Popen] = {}
-    for case, name, parameters in runs:
-        while sum(r.poll() is None for r in started.values()) >= 2:
-            time.sleep(0.1)
-        started[case] = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "papermill",
-                str(NOTEBOOKS / f"{name}.ipynb"),
-                str(folder / f"{case}.ipynb"),
-                "-y",
-                json.dumps(parameters),
-                "-k",
-                "python3",
-                "--cwd",
-                str(NOTEBOOKS),
-                "--no-progress-bar",
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
+    runs = {case: ("005_your_run", CASES[case][0]) for case in CASES}
+    runs["pair"] = ("007_compare_runs", PAIR)
+
+    def run(case: str) -> subprocess.CompletedProcess:
+        name, parameters = runs[case]
+        notebook, executed = NOTEBOOKS / f"{name}.ipynb", folder / f"{case}.ipynb"
+        return subprocess.run(
+            [sys.executable, "-m", "papermill", str(notebook), str(executed)]
+            + ["-y", json.dumps(parameters), "-k", "python3", "--cwd", str(NOTEBOOKS)]
+            + ["--no-progress-bar"],
+            capture_output=True,
             text=True,
+            timeout=600,
         )
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        done = dict(zip(runs, pool.map(run, runs), strict=True))
     out = {}
-    for case, run in started.items():
-        said = run.communicate(timeout=600)[0]
-        assert run.returncode == 0, f"{case}: {said}"
+    for case, result in done.items():
+        assert result.returncode == 0, f"{case}: {result.stdout}{result.stderr}"
         out[case] = json.loads((folder / f"{case}.ipynb").read_text())
     return out
 

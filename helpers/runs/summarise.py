@@ -16,9 +16,9 @@ import polars as pl
 
 from helpers import stats
 from helpers.errors import DataError
-from helpers.runs import query
+from helpers.runs import query, spark
 from helpers.runs.query import TOKEN_BIN
-from helpers.runs.readers import Loaded
+from helpers.runs.readers import Loaded, load
 from helpers.runs.readers._common import reading
 
 
@@ -312,25 +312,21 @@ def problem_counts(
     cluster), each sample counted once. A log of scores only gives no counts and the run as
     read (with Spark there is no such log)."""
     if engine == "spark":
-        from helpers.runs import spark
-
         frame = nw.from_native(spark.samples([str(path)]))
         if benchmarks:
             frame = frame.filter(nw.col("benchmark").is_in(list(benchmarks)))
-        counts, loaded = query.collect(query.problem_counts(frame), path), None
-    else:
-        from helpers.runs.readers import load
-        from helpers.runs.spark import local
-
-        loaded, counts = load(local(path), **options), None
-        if loaded.samples is not None:
-            lf = loaded.samples.with_columns(pl.col("benchmark").cast(pl.String))
-            if benchmarks:
-                lf = lf.filter(pl.col("benchmark").is_in(list(benchmarks)))
-            with reading(path):
-                counts = query.collect(query.problem_counts(nw.from_native(lf)))
-    if counts is not None:
+        counts = query.collect(query.problem_counts(frame), path)
         each_sample_once(counts, path)
+        return counts, None
+    loaded = load(spark.local(path), **options)
+    if loaded.samples is None:
+        return None, loaded
+    lf = loaded.samples.with_columns(pl.col("benchmark").cast(pl.String))
+    if benchmarks:
+        lf = lf.filter(pl.col("benchmark").is_in(list(benchmarks)))
+    with reading(path):
+        counts = query.collect(query.problem_counts(nw.from_native(lf)))
+    each_sample_once(counts, path)
     return counts, loaded
 
 

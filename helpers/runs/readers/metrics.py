@@ -294,13 +294,14 @@ def read_metric_log(path: str | Path, mapping: Mapping[str, str] | None = None) 
             path, "a step on every row", line=missing["__line"][0], column=log.step, got=""
         )
     step = pl.col(log.step)
-    torn = frame.filter(~step.is_finite() | (step != step.round()) | (step.abs() >= 2.0**63))
-    if torn.height:  # 1.5 and 1.7 would both be step 1; 1e30 or inf is no step
+    whole = step.is_finite() & (step == step.round()) & (step.abs() < 2.0**63)
+    bad = frame.filter(~whole)
+    if bad.height:  # 1.5 and 1.7 would both be step 1; 1e30 or inf is no step
         raise DataError(
             path,
             "a whole-number step",
-            got=torn[log.step][0],
-            **place(path, int(torn["__line"][0]), log.step),
+            got=bad[log.step][0],
+            **place(path, int(bad["__line"][0]), log.step),
         )
     if frame[log.step].is_duplicated().any() and path.suffix == ".csv":
         dup = frame.filter(pl.col(log.step).is_duplicated())
