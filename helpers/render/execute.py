@@ -26,7 +26,10 @@ def execute(path: Path) -> None:
     # yields several stream outputs on a slow machine and one on a fast machine: merge them.
     # The kernel talks to this process over local sockets in a private folder (IPC), not TCP
     # on loopback: nothing listens on a port, and ipykernel has no reason to warn that TCP is
-    # unencrypted.
+    # unencrypted. The kernel is stopped at once when the last cell is done: asked to shut
+    # down politely, ipykernel 7.4 can race its own output thread and print a ZMQError
+    # traceback ("Socket operation on non-socket") after every cell ran, which broke `make
+    # report`'s one line per notebook (CI saw it once); nothing runs in it after the last cell.
     with tempfile.TemporaryDirectory(prefix="reasoning-figures-kernel-") as sockets:
         ipc = Config({"KernelManager": {"transport": "ipc", "ip": f"{sockets}/kernel"}})
         ExecutePreprocessor(
@@ -34,6 +37,7 @@ def execute(path: Path) -> None:
             kernel_name="python3",
             record_timing=False,
             coalesce_streams=True,
+            shutdown_kernel="immediate",
             config=ipc,
         ).preprocess(nb, {"metadata": {"path": str(path.parent)}})
     ClearMetadataPreprocessor(
