@@ -277,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     _reading_args(look)
     args = parser.parse_args(argv)
     try:
-        return _run(parser, args)
+        return _run(args)
     except DataError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -316,7 +316,7 @@ def _check_output(out: Path, inputs: list[Path]) -> None:
             raise DataError(out, "an output path that is not one of the inputs", got=str(p))
 
 
-def _run(parser: argparse.ArgumentParser, args) -> int:
+def _run(args) -> int:
     if args.command == "inspect":
         for f in args.files:
             lines = describe(
@@ -329,7 +329,7 @@ def _run(parser: argparse.ArgumentParser, args) -> int:
         return 0
     out: Path = args.output
     if out.suffix not in (*FORMATS, ".csv"):
-        parser.error(f"OUT must end in .html, .png, .svg or .csv; got {out.name}")
+        raise DataError(out, "an output ending in .html, .png, .svg or .csv", got=out.suffix)
     _check_output(out, _inputs(args))
     if args.command == "compare":
         make, table = _compare(args)

@@ -6,6 +6,7 @@ import csv
 import hashlib
 import io
 import json
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -16,19 +17,104 @@ from helpers.errors import DataError
 from helpers.paths import DATAPACKAGE
 
 _POLARS_TYPES = {"string": pl.String, "integer": pl.Int64, "number": pl.Float64}
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
 _TYPE_WORDS = {"integer": "a whole number", "number": "a number", "string": "text"}
 
 
 @cache
 def _package(package: Path) -> dict[str, Any]:
     try:
-        return json.loads(package.read_text(encoding="utf-8"))
+        descriptor = json.loads(package.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise DataError(
             package, "a Frictionless data package descriptor (file not found)"
         ) from None
     except json.JSONDecodeError as e:
         raise DataError(package, f"valid JSON ({e.msg})", line=e.lineno) from None
+    return _checked_descriptor(package, descriptor)
+
+
+def _is(value: Any, kind: type | tuple[type, ...]) -> bool:
+    """isinstance, where a JSON true/false is not a number."""
+    if isinstance(value, bool):
+        return kind is bool
+    return isinstance(value, kind)
+
+
+def _checked_descriptor(package: Path, descriptor: Any) -> dict[str, Any]:
+    """The descriptor, its structure checked where the loader relies on it: a list of named
+    resources, each field of a type the loader reads, constraints of the right JSON types.
+    A primaryKey given as one name (Frictionless v2 allows it) becomes a list of one."""
+
+    def need(ok: bool, where: str, expected: str, got: Any) -> None:
+        if not ok:
+            raise DataError(package, expected, column=where, got=got)
+
+    need(_is(descriptor, dict), "(descriptor)", "a JSON object", type(descriptor).__name__)
+    resources = descriptor.get("resources")
+    need(_is(resources, list), "resources", "a list of resources", type(resources).__name__)
+    for r, res in enumerate(resources):
+        at = f"resources[{r}]"
+        need(_is(res, dict), at, "a resource object", res)
+        need(
+            _is(res.get("name"), str) and res["name"] != "", f"{at}.name", "a name", res.get("name")
+        )
+        schema = res.get("schema")
+        need(_is(schema, dict), f"{at}.schema", "a table schema object", schema)
+        fields = schema.get("fields")
+        need(_is(fields, list) and fields != [], f"{at}.schema.fields", "a list of fields", fields)
+        for i, f in enumerate(fields):
+            where = f"{at}.schema.fields[{i}]"
+            need(_is(f, dict) and _is(f.get("name"), str), where, "a field with a name", f)
+            need(
+                _is(f.get("type"), str) and f["type"] in _POLARS_TYPES,
+                f"{where}.type",
+                "string, integer or number",
+                f.get("type"),
+            )
+            constraints = f.get("constraints", {})
+            need(_is(constraints, dict), f"{where}.constraints", "an object", constraints)
+            for key in ("minimum", "maximum"):
+                if key in constraints:
+                    need(
+                        _is(constraints[key], (int, float)),
+                        f"{where}.constraints.{key}",
+                        "a number",
+                        constraints[key],
+                    )
+            if "enum" in constraints:
+                need(
+                    _is(constraints["enum"], list),
+                    f"{where}.constraints.enum",
+                    "a list",
+                    constraints["enum"],
+                )
+            if "required" in constraints:
+                need(
+                    _is(constraints["required"], bool),
+                    f"{where}.constraints.required",
+                    "true or false",
+                    constraints["required"],
+                )
+        missing = schema.get("missingValues", [""])
+        need(
+            _is(missing, list) and all(_is(m, str) for m in missing),
+            f"{at}.schema.missingValues",
+            "a list of strings",
+            missing,
+        )
+        key = schema.get("primaryKey", [])
+        if _is(key, str):
+            schema["primaryKey"] = key = [key]
+        names = [f["name"] for f in fields]
+        need(
+            _is(key, list) and all(k in names for k in key),
+            f"{at}.schema.primaryKey",
+            f"field names from {names}",
+            key,
+        )
+    return descriptor
 
 
 def names(package: Path = DATAPACKAGE) -> list[str]:
@@ -105,11 +191,11 @@ def load(name: str, *, package: Path = DATAPACKAGE) -> pl.DataFrame:
             "run `make rehash` to record the new checksum)",
             got=digest,
         )
-    rows = list(csv.reader(io.StringIO(text, newline="")))
+    rows, lines = _rows(path, text)
     fields = res["schema"]["fields"]
     header = rows[0]
     _check_header(path, header, [f["name"] for f in fields])
-    body = rows[1:]
+    body, lines = rows[1:], lines[1:]
     if not body:
         raise DataError(path, "at least one data row after the header", line=2)
     index = {col: i for i, col in enumerate(header)}
@@ -118,15 +204,31 @@ def load(name: str, *, package: Path = DATAPACKAGE) -> pl.DataFrame:
     for f in fields:
         i = index[f["name"]]
         columns[f["name"]] = [
-            _cell(path, line, f, row, i, len(header), missing) for line, row in enumerate(body, 2)
+            _cell(path, line, f, row, i, len(header), missing)
+            for line, row in zip(lines, body, strict=True)
         ]
     frame = pl.DataFrame(
         columns, schema={f["name"]: _POLARS_TYPES[f["type"]] for f in fields}, strict=True
     )
     for f in fields:
-        _check_units(path, f, frame[f["name"]])
-    _check_unique(path, frame, res["schema"].get("primaryKey", []))
+        _check_units(path, f, frame[f["name"]], lines)
+    _check_unique(path, frame, res["schema"].get("primaryKey", []), lines)
     return frame
+
+
+def _rows(path: Path, text: str) -> tuple[list[list[str]], list[int]]:
+    """The CSV's records and the line each starts on (a quoted newline makes a record span
+    two lines); a quote left open, or text after a closing quote, is an error."""
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    rows, lines, end = [], [], 0
+    try:
+        for row in reader:
+            rows.append(row)
+            lines.append(end + 1)
+            end = reader.line_num
+    except csv.Error as e:
+        raise DataError(path, f"well-formed CSV quoting ({e})", line=end + 1) from None
+    return rows, lines
 
 
 def _decode(path: Path, raw: bytes) -> str:
@@ -171,17 +273,16 @@ def _cell(
         if constraints.get("required"):
             raise DataError(path, f"a value ({_TYPE_WORDS[kind]})", line=line, column=name, got="")
         return None
+    # Python's int() and float() also read " 4", "4_0" (as 40) and "٤": a CSV means none
     if kind == "integer":
-        try:
-            parsed: Any = int(value)
-        except ValueError:
-            raise DataError(path, "a whole number", line=line, column=name, got=value) from None
+        if not _INTEGER.fullmatch(value):
+            raise DataError(path, "a whole number", line=line, column=name, got=value)
+        parsed: Any = int(value)
     elif kind == "number":
-        try:
-            parsed = float(value)
-        except ValueError:
-            raise DataError(path, "a number", line=line, column=name, got=value) from None
-        if parsed != parsed or parsed in (float("inf"), float("-inf")):
+        if not _NUMBER.fullmatch(value):
+            raise DataError(path, "a finite number", line=line, column=name, got=value)
+        parsed = float(value)
+        if parsed in (float("inf"), float("-inf")):
             raise DataError(path, "a finite number", line=line, column=name, got=value)
     else:
         parsed = value
@@ -189,6 +290,14 @@ def _cell(
     if enum is not None and parsed not in enum:
         raise DataError(path, f"one of {enum}", line=line, column=name, got=value)
     unit = f" {f['unit']}" if "unit" in f else ""
+    if f.get("unit") == "%" and 0 < parsed < 1:  # 0.885 among 88.5s: a fraction given for %
+        raise DataError(
+            path,
+            "a percentage from 0 to 100 (below 1: a fraction given for %?)",
+            line=line,
+            column=name,
+            got=value,
+        )
     low, high = constraints.get("minimum"), constraints.get("maximum")
     if low is not None and parsed < low:
         raise DataError(path, f"at least {low}{unit}", line=line, column=name, got=value)
@@ -198,11 +307,11 @@ def _cell(
     return parsed
 
 
-def _check_units(path: Path, f: dict, values: pl.Series) -> None:
+def _check_units(path: Path, f: dict, values: pl.Series, lines: list[int]) -> None:
     """A percent column whose values all lie in [0, 1] was written as fractions."""
     present = values.drop_nulls()
     if f.get("unit") == "%" and len(present) and present.max() <= 1.0 and present.max() > 0:
-        line = int(values.is_not_null().arg_true()[0]) + 2
+        line = lines[int(values.is_not_null().arg_true()[0])]
         raise DataError(
             path,
             "percentages from 0 to 100 (every value is at most 1: fractions given for %)",
@@ -212,7 +321,7 @@ def _check_units(path: Path, f: dict, values: pl.Series) -> None:
         )
 
 
-def _check_unique(path: Path, frame: pl.DataFrame, key: list[str]) -> None:
+def _check_unique(path: Path, frame: pl.DataFrame, key: list[str], lines: list[int]) -> None:
     if not key:
         return
     dup = frame.with_row_index("_row").filter(pl.struct(key).is_duplicated())
@@ -221,11 +330,10 @@ def _check_unique(path: Path, frame: pl.DataFrame, key: list[str]) -> None:
         later = dup.filter(pl.all_horizontal(pl.col(k).eq_missing(first[k]) for k in key))[
             "_row"
         ].to_list()
-        lines = [r + 2 for r in later]
         raise DataError(
             path,
-            f"each primary key {key} once (also on line {lines[0]})",
-            line=lines[1],
+            f"each primary key {key} once (also on line {lines[later[0]]})",
+            line=lines[later[1]],
             column=key[-1],
             got=tuple(first[k] for k in key),
         )

@@ -9,6 +9,14 @@ def printable(text: str) -> str:
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
 
 
+def _cut(value: object, limit: int = 100) -> str:
+    """The repr of a value, cut to about `limit` characters (a bad cell can be 2 GB long)."""
+    if isinstance(value, str | bytes) and len(value) > limit:
+        return repr(value[:limit]) + f"... ({len(value):,} characters)"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 class DataError(ValueError):
     """Bad input: names the file, the line (or row: a Parquet file has no lines) and the
     column, and what was expected."""
@@ -38,6 +46,6 @@ class DataError(ValueError):
             where += f", column '{column}'"
         message = f"{where}: expected {expected}"
         if got is not None:
-            message += f"; got {got!r}"
+            message += f"; got {_cut(got)}"
         # one line, whatever a file name or column holds (a newline, U+0085, a terminal escape)
         super().__init__(printable(message))

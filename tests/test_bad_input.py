@@ -134,6 +134,21 @@ def _lm_eval(values, docs=None) -> str:
 
 WANDB = "_step,val/test_score/a\n"
 
+
+def _inspect(samples, results=None) -> str:
+    """An Inspect AI log: its samples, or (none) its results' scores."""
+    return json.dumps({"eval": {"task": "t"}, "samples": samples, "results": {"scores": results}})
+
+
+def _in_folder(relative: str, text: str):
+    def make(d: Path) -> list[str]:
+        (d / relative).parent.mkdir(parents=True)
+        (d / relative).write_text(text)
+        return [str(d / relative.split("/")[0])]
+
+    return make
+
+
 # kind -> (files maker, extra args, words the error must hold)
 CATALOGUE = {
     "empty csv": (_text("e.csv", ""), [], "empty"),
@@ -292,6 +307,78 @@ CATALOGUE = {
     "fractional steps": (_text("fs.csv", WANDB + "0,0.1\n1.5,0.2\n1.7,0.3\n"), [], "line 3"),
     "a step of 1e30": (_text("bs.csv", WANDB + "0,0.1\n1e30,0.2\n"), [], "a whole-number step"),
     "a step of -inf": (_text("is.csv", WANDB + "0,0.1\n-inf,0.2\n"), [], "got -inf"),
+    # issue 21, item 6: tracebacks before
+    "inspect epoch a word": (
+        _text("ie.json", _inspect([{"id": 1, "epoch": "x", "scores": {"m": {"value": "C"}}}])),
+        [],
+        "column 'samples[0].epoch': expected an epoch counted from 1; got 'x'",
+    ),
+    "inspect samples an object": (_text("io.json", _inspect({"a": 1})), [], "a list of samples"),
+    "inspect accuracy a word": (
+        _text("ia.json", _inspect([], results=[{"name": "m", "metrics": {"accuracy": "abc"}}])),
+        [],
+        "column 'results.scores[0].metrics.accuracy.value': expected an accuracy from 0 to 1",
+    ),
+    "step pattern not a pattern": (
+        _two_steps_no_name,
+        ["--step-from-path", "("],
+        "error: --step-from-path: expected a regular expression; got '( (missing ),",
+    ),
+    "step pattern without a group": (
+        _two_steps_no_name,
+        ["--step-from-path", "epoch"],
+        "expected a regular expression with one group, the step",
+    ),
+    # issue 21, item 5: percentages in a scores table
+    "scores table in percent text": (
+        _text("pt.csv", "model,size,acc,gsm8k\nm,7,63.3%,0.5\n"),
+        [],
+        "line 2, column 'acc': expected scores as fractions from 0 to 1",
+    ),
+    "scores table in percent numbers": (
+        _text("pn.csv", "model,size,acc\nm,7,30\nn,14,50\no,32,80\n"),
+        [],
+        "line 2, column 'acc': expected scores as fractions from 0 to 1",
+    ),
+    "scores table in percent, benchmarks named": (
+        _text("pb.csv", "model,size,acc\nm,7,0.3\nn,14,50\n"),
+        ["--benchmarks", "acc"],
+        "line 3, column 'acc'",
+    ),
+    "scores table without a score": (
+        _text("pz.csv", "model,size,note\nm,7,x\n"),
+        [],
+        "a benchmark column of scores from 0 to 1",
+    ),
+    # issue 21, item 7: errors that did not say where
+    "a list column in Parquet": (
+        _frame("lc.parquet", _samples(correct=[[True], [False], [True], [True]])),
+        [],
+        "column 'correct': expected one value per row (one row per sample); got 'List(Boolean)'",
+    ),
+    "a checkpoint past int64": (
+        _in_folder("run/ckpt_99999999999999999999/s.jsonl", json.dumps(QWEN) + "\n"),
+        [],
+        "column 'path': expected a step from 0 to 2**63 - 1 in the folder name",
+    ),
+    "a level that is not one": (
+        _text("lv.jsonl", json.dumps({**QWEN, "level": "hard"}) + "\n"),
+        [],
+        "line 1, column 'level': expected a level such as 3 or 'Level 3'; got 'hard'",
+    ),
+    "a quoted newline before a bad value": (
+        _text("qn.csv", '_step,val/test_score/a,note\n0,0.5,"a\nb"\n5,oops,c\n'),
+        [],
+        "line 4, column 'val/test_score/a'",
+    ),
+    "a quoted newline before a bad sample": (
+        _text(
+            "qs.csv",
+            ",".join(GOOD) + '\n0,b,"p\n0",0,true,1\n0,b,p1,0,yes,1\n',
+        ),
+        [],
+        "line 4, column 'correct'",
+    ),
     # found by the generated JSON lines below: a `metrics` that is not a list of names
     "lm-eval metrics null": (
         _text("ln.jsonl", json.dumps({"doc_id": 0, "resps": [], "metrics": None}) + "\n"),
@@ -439,7 +526,7 @@ COMPARE_FAULTS = {
     "one run": (["a={0}/a.parquet", "a={0}/b.parquet"], "at least two runs"),
     "duplicated ids": (
         ["a={0}/dup.parquet", "b={0}/b.parquet"],
-        "each (problem_id, sample_id) once",
+        "each sample of a problem once",
     ),
     "no shared benchmark": (["a={0}/a.parquet", "b={0}/other.parquet"], "a benchmark shared"),
     "output over an input": (["a={0}/a.csv", "b={0}/b.parquet"], "not one of the inputs"),
@@ -595,10 +682,39 @@ def _cli(*args, timeout=60) -> subprocess.CompletedProcess:
     )
 
 
+# runs the command (its output dropped) and prints the peak memory of it, its only child
+MEASURED = """import resource, subprocess, sys
+run = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, timeout=300)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)
+sys.exit(run.returncode)
+"""
+
+
+def _measured_cli(*args) -> tuple[int, str, int]:
+    """Exit code, error output and peak memory (MB) of one `python -m helpers` process."""
+    run = subprocess.run(
+        [sys.executable, "-c", MEASURED, sys.executable, "-m", "helpers", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    return run.returncode, run.stderr, int(run.stdout)
+
+
+HEADERS = {
+    "nul-padded-tidy.csv": b"step,benchmark,problem_id,sample_id,correct,response_tokens\n0,b,p,0,1,9\n",
+    "nul-padded-wandb.csv": WANDB.encode() + b"0,0.5\n",
+}
+
+
 @pytest.mark.parametrize(
-    "kind", ["fifo", "device", "sparse.csv", "sparse.jsonl", "sparse.json", "sparse.parquet"]
+    "kind",
+    ["fifo", "device", "sparse.csv", "sparse.jsonl", "sparse.json", "sparse.parquet", *HEADERS],
 )
-def test_nothing_hangs(tmp_path, kind):
+def test_nothing_hangs_or_grows(tmp_path, kind):
+    """Pipes and devices are refused; 2 GB of zero bytes (alone, or after a valid header and
+    row: what a crash leaves in a preallocated log) are an error naming the line, read with
+    under 1 GB of memory (polars read the NULs as one value: 8.9 GB in 36 s)."""
     if kind == "fifo":
         path = tmp_path / "pipe.csv"
         os.mkfifo(path)
@@ -608,10 +724,14 @@ def test_nothing_hangs(tmp_path, kind):
     else:
         path = tmp_path / kind
         with path.open("wb") as f:
-            f.truncate(2 * 2**30)  # 2 GB, all zero bytes, no disk used
-    result = _cli("plot", path, "-o", tmp_path / "x.png")
-    assert result.returncode == 2 and result.stderr.startswith("error: ")
-    assert "Traceback" not in result.stderr and not (tmp_path / "x.png").exists()
+            f.write(HEADERS.get(kind, b""))
+            f.truncate(2 * 2**30)  # 2 GB, zero bytes after the header, no disk used
+    returncode, stderr, peak_mb = _measured_cli("plot", path, "-o", tmp_path / "x.png")
+    assert returncode == 2 and stderr.startswith("error: "), stderr
+    assert "Traceback" not in stderr and not (tmp_path / "x.png").exists()
+    assert peak_mb < 1024
+    if kind in HEADERS:
+        assert "line 3: expected text (found a NUL byte" in stderr
 
 
 def test_killed_mid_write_leaves_no_partial_output(tmp_path):

@@ -112,6 +112,11 @@ def test_start_up_leaves_scipy_until_a_statistic_needs_it():
     assert out.stdout.split() == ["False", "True"]
 
 
-def test_output_suffix_is_checked(tmp_path):
-    with pytest.raises(SystemExit):
-        main(["plot", str(SKY), "-o", str(tmp_path / "x.gif")])
+def test_output_suffix_is_checked(tmp_path, capsys):
+    """One error line, as for bad input: no argparse usage block before it."""
+    assert main(["plot", str(SKY), "-o", str(tmp_path / "x.gif")]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err
+        == f"error: {tmp_path / 'x.gif'}: expected an output ending in .html, .png, .svg or .csv; got '.gif'\n"
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -213,6 +214,47 @@ EDITS = {
         "score",
         "finite number",
     ),
+    # issue 21, item 8
+    "one percentage given as a fraction": (
+        "rl_length_scaling",
+        "MATH500,k1.5-shortest,k1.5,orange,650,88.5,",
+        "MATH500,k1.5-shortest,k1.5,orange,650,0.885,",
+        2,
+        "accuracy",
+        "expected a percentage from 0 to 100 (below 1: a fraction given for %?); got '0.885'",
+    ),
+    "an integer with a digit separator": (
+        "rl_length_scaling",
+        "MATH500,k1.5-shortest,k1.5,orange,650,",
+        "MATH500,k1.5-shortest,k1.5,orange,6_50,",
+        2,
+        "token_length",
+        "expected a whole number; got '6_50'",
+    ),
+    "a number with a digit separator": (
+        "grpo_vs_mel",
+        "GRPO,point,40,,0.27",
+        "GRPO,point,40,,0.2_7",
+        4,
+        "score",
+        "expected a finite number; got '0.2_7'",
+    ),
+    "a quoted newline before a bad value": (
+        "grpo_vs_mel",
+        "GRPO,point,40,,0.27",
+        'GRPO,point,40,,0.27\n"GRPO\n",point,41,,x',
+        5,
+        "method",
+        "expected one of",
+    ),
+    "a quote left open on the last line": (
+        "grpo_vs_mel",
+        "MEL,point,140,,0.33",
+        'MEL,point,140,,"0.33',
+        16,
+        None,
+        "well-formed CSV quoting (unexpected end of data)",
+    ),
 }
 
 
@@ -233,7 +275,7 @@ def test_percent_given_as_fraction(package):
     data.rehash(package)
     e = _error(package, "prm_data_scaling")
     assert (e.line, e.column) == (2, "accuracy")
-    assert "fractions given for %" in str(e)
+    assert "fraction given for %" in str(e)
 
 
 def test_empty_file(package):
@@ -288,6 +330,108 @@ def test_a_resource_without_its_checksum_is_refused(package):
     assert e.column == "hash" and "make rehash" in str(e)
     data.rehash(package)
     assert helpers.load(name, package=package).height > 0
+
+
+DESCRIPTOR_DAMAGE = {
+    "resources an object": (lambda d: d.update(resources={}), "resources", "a list of resources"),
+    "a resource without a name": (
+        lambda d: d["resources"][0].pop("name"),
+        "resources[0].name",
+        "a name",
+    ),
+    "fields a string": (
+        lambda d: d["resources"][0]["schema"].update(fields="panel"),
+        "resources[0].schema.fields",
+        "a list of fields",
+    ),
+    "a date type": (
+        lambda d: d["resources"][0]["schema"]["fields"][0].update(type="date"),
+        "resources[0].schema.fields[0].type",
+        "string, integer or number; got 'date'",
+    ),
+    "a minimum as text": (
+        lambda d: d["resources"][0]["schema"]["fields"][4]["constraints"].update(minimum="0"),
+        "resources[0].schema.fields[4].constraints.minimum",
+        "a number; got '0'",
+    ),
+    "missingValues a number": (
+        lambda d: d["resources"][0]["schema"].update(missingValues=5),
+        "resources[0].schema.missingValues",
+        "a list of strings",
+    ),
+    "primaryKey naming no field": (
+        lambda d: d["resources"][0]["schema"].update(primaryKey=["nope"]),
+        "resources[0].schema.primaryKey",
+        "field names from",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", DESCRIPTOR_DAMAGE)
+def test_a_malformed_descriptor_is_named_by_its_place(package, case):
+    """Issue 21, item 6: each of these was a KeyError, TypeError or AttributeError."""
+    change, where, words = DESCRIPTOR_DAMAGE[case]
+    _descriptor(package, change)
+    with pytest.raises(helpers.DataError) as info:
+        helpers.load("rl_length_scaling", package=package)
+    assert info.value.path == str(package) and info.value.column == where
+    assert words in str(info.value)
+
+
+def test_a_primary_key_may_be_one_name(package):
+    """Frictionless v2 allows primaryKey as one field name: it is read as a list of one."""
+    _descriptor(package, lambda d: d["resources"][4]["schema"].update(primaryKey="score"))
+    with pytest.raises(helpers.DataError, match=r"each primary key \['score'\] once"):
+        helpers.load("grpo_vs_mel", package=package)
+
+
+JSON_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 5),
+    st.floats(allow_nan=True),
+    st.text(max_size=4),
+    st.lists(st.integers(0, 2), max_size=2),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
+
+
+def _nodes(value, path=()):
+    """Every (path, value) in a JSON document, the root first."""
+    yield path, value
+    items = (
+        value.items()
+        if isinstance(value, dict)
+        else enumerate(value)
+        if isinstance(value, list)
+        else ()
+    )
+    for key, child in items:
+        yield from _nodes(child, (*path, key))
+
+
+@settings(max_examples=60, deadline=None)
+@given(pick=st.integers(0, 10**6), value=JSON_VALUES)
+def test_descriptor_mutations_of_type_are_caught(tmp_path_factory, pick, value):
+    """Any one node of the descriptor replaced by a JSON value of any type: every load gives
+    a frame or the package's error, never another exception."""
+    import shutil
+
+    folder = tmp_path_factory.mktemp("descriptor") / "data"
+    shutil.copytree(DATAPACKAGE.parent, folder)
+    package = folder / "datapackage.json"
+    doc = json.loads(package.read_text())
+    nodes = list(_nodes(doc))[1:]
+    path, _ = nodes[pick % len(nodes)]
+    parent = doc
+    for key in path[:-1]:
+        parent = parent[key]
+    parent[path[-1]] = value
+    package.write_text(json.dumps(doc))
+    data._package.cache_clear()
+    for name in NAMES:
+        with contextlib.suppress(helpers.DataError):
+            helpers.load(name, package=package)
 
 
 def test_missing_file(package):

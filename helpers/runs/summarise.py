@@ -149,14 +149,14 @@ def each_sample_once(counts: pl.DataFrame, where: object) -> None:
 
 
 def given_twice(where, problem, detail: str, benchmark=None, step=None) -> DataError:
-    """The one error for a sample counted twice (a row, or a file, given twice)."""
+    """The one error for a sample counted twice (a row, or a file, given twice). It names no
+    column: the log may call its problems doc_id, idx or id."""
     of = f" of {benchmark}" if benchmark is not None else ""
     at = f" at step {step}" if step is not None else ""
     return DataError(
         where,
-        "each (problem_id, sample_id) once per benchmark and step (the same rows or file given "
-        f"twice?); problem {problem!r}{of}{at} {detail}",
-        column="sample_id",
+        "each sample of a problem once per benchmark and step (the same rows, or two files "
+        f"of one evaluation, given twice?); problem {problem!r}{of}{at} {detail}",
     )
 
 

@@ -93,6 +93,55 @@ def csv_header(path: Path) -> list[str]:
     return header
 
 
+def text_only(path: Path) -> None:
+    """Refuse a CSV holding a NUL byte (what a crash leaves where a file was preallocated):
+    polars would read the NULs up to the next newline as one value, gigabytes long. One pass
+    over the file, in 8 MB reads, naming the NUL's line."""
+    regular_file(path)
+    lines = 1
+    with path.open("rb") as handle:
+        while chunk := handle.read(8 * 2**20):
+            at = chunk.find(b"\0")
+            if at >= 0:
+                lines += chunk.count(b"\n", 0, at)
+                raise DataError(path, "text (found a NUL byte: a crash can leave them)", line=lines)
+            lines += chunk.count(b"\n")
+
+
+def _quoted(path: Path) -> bool:
+    """Whether a CSV holds a quote after its header: only then can a record span lines."""
+    with path.open("rb") as handle:
+        handle.readline(HEADER_LIMIT)
+        while chunk := handle.read(2**20):
+            if b'"' in chunk:
+                return True
+    return False
+
+
+def csv_lines(path: Path, rows: int) -> list[int]:
+    """The line each of the first `rows` data records of a CSV starts on: the record's index
+    + 2, unless a quoted field holds a newline, which makes a record span two lines and moves
+    every later record down."""
+    if not _quoted(path):
+        return list(range(2, rows + 2))
+    starts = []
+    with path.open(newline="", encoding="utf-8", errors="replace") as handle:
+        reader = csv.reader(handle)
+        end = 0
+        for _ in reader:
+            starts.append(end + 1)
+            end = reader.line_num
+            if len(starts) > rows:
+                break
+    return starts[1:]
+
+
+def csv_line(path: Path, row: int) -> int:
+    """The line a CSV's data record `row` (counted from 0) starts on."""
+    lines = csv_lines(path, row + 1)
+    return lines[row] if row < len(lines) else row + 2
+
+
 def numeric(path: Path, frame: pl.DataFrame, columns: Sequence[str]) -> pl.DataFrame:
     """Cast columns to Float64; a cell that is not a number raises DataError naming its line
     (from a `__line` column where the frame has one, else its CSV line) and column. A
@@ -108,7 +157,7 @@ def numeric(path: Path, frame: pl.DataFrame, columns: Sequence[str]) -> pl.DataF
         if has == had:
             continue
         row = int((frame[c].is_not_null() & cast[c].is_null()).arg_true()[0])
-        line = int(frame["__line"][row]) if "__line" in frame.columns else row + 2
+        line = int(frame["__line"][row]) if "__line" in frame.columns else csv_line(path, row)
         raise DataError(path, "a number", got=frame[c][row], **place(path, line, c))
     return frame.with_columns(cast)
 

@@ -17,6 +17,20 @@ def _frame(path: Path, rows: list[tuple], schema: dict) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=schema, orient="row")
 
 
+def _level(path: Path, number: int, value) -> int | None:
+    """A MATH difficulty level: 3, or as the dataset spells it, "Level 3"; "Level ?" (a few
+    MATH problems have no level) and a missing level are unknown."""
+    if value is None or type(value) is int and 0 <= value < 2**31:
+        return value
+    if isinstance(value, str):
+        text = value.strip().lower().removeprefix("level").strip()
+        if text.isdecimal() and len(text) < 10:
+            return int(text)
+        if text == "?":
+            return None
+    raise DataError(path, "a level such as 3 or 'Level 3'", line=number, column="level", got=value)
+
+
 def read_qwen_math(path: str | Path) -> pl.DataFrame:
     """Qwen2.5-Math harness output as one row per sample: problem_id, level, sample_id,
     correct, response_chars (the harness stores no token counts)."""
@@ -39,7 +53,7 @@ def read_qwen_math(path: str | Path) -> pl.DataFrame:
                 column="code",
                 got=type(codes).__name__,
             )
-        level = record.get("level")
+        level = _level(path, number, record.get("level"))
         for i, (ok, text) in enumerate(zip(scores, codes, strict=True)):
             rows.append(
                 (str(record["idx"]), level, i, ok, len(text) if isinstance(text, str) else None)
@@ -164,24 +178,42 @@ def read_lighteval_details(path: str | Path, metric: str | None = None) -> pl.Da
 
 def inspect_task(log: dict) -> str:
     """The task an Inspect log evaluated ('inspect_evals/gsm8k' -> 'gsm8k')."""
-    task = str(log.get("eval", {}).get("task", "task"))
+    spec = log.get("eval")
+    task = str(spec.get("task", "task")) if isinstance(spec, dict) else "task"
     return task.rsplit("/", 1)[-1]
+
+
+def _whole(value) -> bool:
+    return type(value) is int or (type(value) is float and value.is_integer())
 
 
 def read_inspect_samples(path: Path, log: dict, scorer: str | None = None) -> pl.DataFrame:
     """An Inspect AI log's samples as one row per answer: problem_id (the sample id),
     sample_id (the epoch), correct (the scorer's value: C/I, true/false or 1/0)."""
+    if not isinstance(log["samples"], list):
+        raise DataError(
+            path, "a list of samples", column="samples", got=type(log["samples"]).__name__
+        )
     rows = []
     for i, sample in enumerate(log["samples"]):
+        if not isinstance(sample, dict):
+            raise DataError(path, "a sample object", column=f"samples[{i}]", got=sample)
+        if type(sample.get("id")) not in (int, str):
+            raise DataError(path, "a sample id", column=f"samples[{i}].id", got=sample.get("id"))
+        epoch = sample.get("epoch", 1)
+        if not _whole(epoch) or not 1 <= epoch < 2**31:
+            raise DataError(
+                path, "an epoch counted from 1", column=f"samples[{i}].epoch", got=epoch
+            )
         scores = sample.get("scores") or {}
+        if not isinstance(scores, dict):
+            raise DataError(path, "a score per sample", column=f"samples[{i}].scores", got=scores)
         name = scorer or next(iter(scores), None)
         if name is None or name not in scores:
             raise DataError(path, "a score per sample", column=f"samples[{i}].scores", got=scores)
         value = scores[name].get("value") if isinstance(scores[name], dict) else scores[name]
         where = f"samples[{i}].scores.{name}.value"
-        rows.append(
-            (str(sample.get("id")), int(sample.get("epoch", 1)) - 1, _binary(path, value, where))
-        )
+        rows.append((str(sample["id"]), int(epoch) - 1, _binary(path, value, where)))
     return _frame(path, rows, SAMPLE_SCHEMA)
 
 
@@ -189,12 +221,28 @@ def read_inspect_results(path: Path, log: dict) -> tuple[float, int | None, str]
     """An Inspect log without samples: its accuracy metric, the samples it completed, and
     the scorer's name."""
     results = log.get("results") or {}
-    for score in results.get("scores", []):
-        metrics = score.get("metrics", {})
-        if "accuracy" in metrics:
+    scores = results.get("scores", []) if isinstance(results, dict) else None
+    if not isinstance(scores, list):
+        raise DataError(path, "a list of scores", column="results.scores", got=scores)
+    for i, score in enumerate(scores):
+        metrics = score.get("metrics") if isinstance(score, dict) else None
+        if isinstance(metrics, dict) and "accuracy" in metrics:
+            where = f"results.scores[{i}].metrics.accuracy.value"
+            entry = metrics["accuracy"]
+            value = entry.get("value") if isinstance(entry, dict) else entry
+            if type(value) not in (int, float) or not 0 <= value <= 1:  # NaN fails too
+                raise DataError(path, "an accuracy from 0 to 1", column=where, got=value)
+            completed = results.get("completed_samples") or results.get("total_samples")
+            if completed is not None and (not _whole(completed) or completed < 1):
+                raise DataError(
+                    path,
+                    "a positive whole count of samples",
+                    column="results.completed_samples",
+                    got=completed,
+                )
             return (
-                float(metrics["accuracy"]["value"]),
-                results.get("completed_samples") or results.get("total_samples"),
+                float(value),
+                None if completed is None else int(completed),
                 str(score.get("name")),
             )
     raise DataError(path, "samples, or an accuracy metric in results.scores", column="results")

@@ -32,10 +32,12 @@ import polars as pl
 from helpers.errors import DataError
 from helpers.runs.readers._common import (
     csv_header,
+    csv_lines,
     numeric,
     place,
     read_document,
     scan_jsonl_lines,
+    text_only,
 )
 
 STEP_NAMES = ("_step", "step", "global_step", "train/global_step", "trainer/global_step")
@@ -142,8 +144,9 @@ def read_rows(path: Path) -> pl.DataFrame:
         if len(set(header)) < len(header):
             dup = next(c for c in header if header.count(c) > 1)
             raise DataError(path, "each column name once", line=1, column=dup)
+        text_only(path)
         frame = pl.read_csv(path, infer_schema=False)
-        return frame.with_columns(__line=pl.int_range(2, frame.height + 2, dtype=pl.Int64))
+        return frame.with_columns(__line=pl.Series(csv_lines(path, frame.height), dtype=pl.Int64))
     if path.suffix == ".json":
         try:
             state = json.loads(read_document(path))

@@ -52,16 +52,44 @@ class Loaded:
     kind: str = "validation"  # or "training score": what `scores` measure
 
 
-def step_from_path(parts: list[str], pattern: str | None = None) -> int | None:
+def step_from_path(
+    parts: list[str], pattern: str | None = None, path: Path | None = None
+) -> int | None:
     """The training step named by a path part (nearest first), e.g. `checkpoint-120` or
-    `Exp2_120`; `pattern` (one group: the step) replaces the default patterns."""
+    `Exp2_120`; `pattern` (one group: the step) replaces the default patterns. A step past
+    what a 64-bit integer holds is a DataError naming `path`."""
     patterns = [pattern] if pattern else [STEP_PATTERN, EXP_PATTERN]
     for part in parts:
         for p in patterns:
             m = re.search(p, part)
             if m:
+                if not m.group(1).isdigit() or int(m.group(1)) >= 2**63:
+                    raise DataError(
+                        path or part,
+                        "a step from 0 to 2**63 - 1 in the folder name",
+                        column="path",
+                        got=m.group(1),
+                    )
                 return int(m.group(1))
     return None
+
+
+def check_step_pattern(pattern: str | None) -> None:
+    """A --step-from-path pattern must compile and hold one group (the step)."""
+    if pattern is None:
+        return
+    try:
+        groups = re.compile(pattern).groups
+    except re.error as e:
+        raise DataError(
+            "--step-from-path", "a regular expression", got=f"{pattern} ({e})"
+        ) from None
+    if groups != 1:
+        raise DataError(
+            "--step-from-path",
+            "a regular expression with one group, the step (e.g. 'epoch(\\d+)')",
+            got=pattern,
+        )
 
 
 def _samples_frame(frame: pl.DataFrame, step: int | None, benchmark: str) -> pl.DataFrame:
@@ -91,7 +119,7 @@ def _scores_frame(rows: pl.DataFrame, step: int | None) -> pl.DataFrame:
 def _file(path: Path, kind: str, parts: list[str], options: dict) -> Loaded:
     """One file; `parts` are the path parts that may name its step and benchmark, nearest
     first (the file's name, then its folders up to the input given)."""
-    step = step_from_path(parts[1:], options.get("step_pattern"))
+    step = step_from_path(parts[1:], options.get("step_pattern"), path)
     name = benchmark_sizes.in_path(parts)
     metric = options.get("mapping", {}).get("accuracy")
     if kind == "samples":
@@ -251,6 +279,7 @@ def load(
     """Read one input (file or folder) into a `Loaded` run. `mapping` names columns no
     convention knows (see `readers.metrics`); `problems` gives benchmark sizes."""
     path = Path(path)
+    check_step_pattern(step_pattern)
     options = {
         "step_pattern": step_pattern,
         "mapping": dict(mapping or {}),

@@ -9,7 +9,7 @@ from pathlib import Path
 import polars as pl
 
 from helpers.errors import DataError
-from helpers.runs.readers._common import csv_header, files_in, numeric
+from helpers.runs.readers._common import csv_header, csv_line, files_in, numeric, text_only
 
 SAMPLE_COLUMNS = {
     "step": pl.Int64,
@@ -96,7 +96,8 @@ def _checked(path: Path, lf: pl.LazyFrame, schema: pl.Schema) -> pl.LazyFrame:
             row = found.row(0, named=True)
             c, _, expected = next(x for x in checks if found.select(x[1]).item())
             if path.suffix == ".csv":
-                raise DataError(path, expected, line=row["__row"] + 2, column=c, got=row[c])
+                line = csv_line(path, row["__row"])
+                raise DataError(path, expected, line=line, column=c, got=row[c])
             where = Path(row["__file"]) if path.is_dir() else path
             raise DataError(where, expected, row=row["__row"] + 1, column=c, got=row[c])
     return lf.select(exprs)
@@ -111,11 +112,21 @@ def scan_samples(paths: Sequence[str | Path], *, progress=None) -> pl.LazyFrame:
         path = Path(raw)
         if progress is not None:
             progress(i, len(paths), path)
+        if path.suffix == ".csv":
+            text_only(path)
         lf = scan_table(path)
         schema = lf.collect_schema()
         missing = [c for c in SAMPLE_COLUMNS if c not in schema.names()]
         if missing:
             raise DataError(path, f"the columns {list(SAMPLE_COLUMNS)}", line=1, column=missing[0])
+        nested = next((c for c in SAMPLE_COLUMNS if schema[c].is_nested()), None)
+        if nested is not None:  # a list of samples in one row: one row per sample is expected
+            raise DataError(
+                path,
+                "one value per row (one row per sample)",
+                column=nested,
+                got=str(schema[nested]),
+            )
         frames.append(_checked(path, lf, schema))
     if len(frames) == 1:  # keep the file's own types (a categorical benchmark stays cheap)
         return frames[0]
@@ -127,6 +138,28 @@ def scan_samples(paths: Sequence[str | Path], *, progress=None) -> pl.LazyFrame:
             for f in frames
         ]
     )
+
+
+def _fractions(path: Path, frame: pl.DataFrame, columns: Sequence[str]) -> None:
+    """Scores are fractions from 0 to 1: a percentage ('63.3%', or 63.3) is an error naming
+    its line and column, not a chart drawn at 6,330% or an empty one."""
+    for c in columns:
+        text = frame[c].str.strip_chars()
+        values = text.cast(pl.Float64, strict=False)
+        bad = text.is_not_null() & ~values.is_between(0, 1).fill_null(
+            False
+        )  # a word, a NaN, a 57, a 63.3%
+        if bad.any():
+            row = int(bad.arg_true()[0])
+            raise DataError(
+                path,
+                "scores as fractions from 0 to 1 (a percentage: divide it by 100)",
+                line=csv_line(path, row),
+                column=c,
+                got=frame[c][row],
+            )
+    if not columns:
+        raise DataError(path, "a benchmark column of scores from 0 to 1", line=1)
 
 
 def read_scores(
@@ -141,7 +174,8 @@ def read_scores(
 
     Columns are found by name where not given: the first with 'size' in its name, one with
     'family', one named 'model' (else the first column). Benchmarks default to the numeric
-    columns whose values all lie between 0 and 1 (accuracies as fractions)."""
+    columns whose values all lie between 0 and 1 (accuracies as fractions); a column of
+    percentages ('63.3%'; or 30, 50, 80 where no column holds fractions) is an error."""
     path = Path(path)
     header = csv_header(path)
     size = size or next((c for c in header if "size" in c.lower()), None)
@@ -149,21 +183,28 @@ def read_scores(
         raise DataError(path, "a model-size column", line=1, column="size")
     family = family or next((c for c in header if "family" in c.lower()), None)
     model = model or next((c for c in header if c.lower() == "model"), header[0])
+    text_only(path)
     frame = pl.read_csv(path, infer_schema=False)
-    if benchmarks is None:
-        benchmarks = []
+    given = benchmarks is not None
+    if benchmarks is None:  # the columns of fractions; percentages are an error
+        benchmarks, percents = [], []
         for c in header:
             if c in {size, family, model}:
                 continue
             values = frame[c].cast(pl.Float64, strict=False)
-            is_numeric = values.is_not_null().sum() == frame[c].is_not_null().sum() > 0
-            if is_numeric and values.min() >= 0 and values.max() <= 1:
-                benchmarks.append(c)
+            if values.is_not_null().sum() == frame[c].is_not_null().sum() > 0:
+                (benchmarks if values.min() >= 0 and values.max() <= 1 else percents).append(c)
+            elif frame[c].str.strip_chars().str.ends_with("%").any():
+                _fractions(path, frame, [c])  # '63.3%' is a score, and not a fraction
+        if not benchmarks:
+            _fractions(path, frame, percents[:1])
     missing = [b for b in benchmarks if b not in header]
     if missing:
         raise DataError(
             path, f"the benchmark columns {list(benchmarks)}", line=1, column=missing[0]
         )
+    if given:
+        _fractions(path, frame, benchmarks)
     scores = list(benchmarks)
     frame = numeric(path, frame, [size, *scores])
     return (
