@@ -608,6 +608,110 @@ def test_generated_wandb_exports(tmp_path, capsys, header, rows):
     _contract(tmp_path, capsys, [path])
 
 
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    steps=st.sampled_from([3, 5_001, 7_000]),
+    benchmarks=st.integers(1, 3),
+    damage=st.sampled_from([None, "NaN", "57", "-0.2", "1.5e300", ""]),
+    where=st.integers(0, 10**6),
+    suffix=st.sampled_from([".csv", ".png"]),
+)
+def test_generated_metric_logs_of_any_size(
+    tmp_path, capsys, steps, benchmarks, damage, where, suffix
+):
+    """W&B exports past altair's 5,000-row limit, with one cell damaged (a NaN, a percentage,
+    a negative or huge score, a blank): the chart is drawn with exactly the logged values
+    (NaN and blank are not logged), or the error names the damaged cell's line."""
+    names = [f"val/test_score/b{j}" for j in range(benchmarks)]
+    values = [[round((i * 7 + j) % 100 / 100, 2) for j in range(benchmarks)] for i in range(steps)]
+    cells = [[str(v) for v in row] for row in values]
+    row, col = where % steps, where % benchmarks
+    if damage is not None:
+        cells[row][col] = damage
+    text = "_step," + ",".join(names) + "\n"
+    text += "".join(f"{i * 10}," + ",".join(r) + "\n" for i, r in enumerate(cells))
+    path = tmp_path / "run.csv"
+    path.write_text(text)
+    out = tmp_path / f"out{suffix}"
+    code = main(["plot", str(path), "-o", str(out)])
+    err = capsys.readouterr().err
+    if damage in ("57", "-0.2", "1.5e300"):
+        assert code == 2 and f"line {row + 2}, column '{names[col]}'" in err, err
+        return
+    assert code == 0, err
+    if suffix == ".csv":
+        table = pl.read_csv(out).sort("benchmark", "step")
+        expected = [
+            (f"b{j}", i * 10, values[i][j])
+            for j in range(benchmarks)
+            for i in range(steps)
+            if damage is None or (i, j) != (row, col)
+        ]
+        assert table.select("benchmark", "step", "score").rows() == expected
+    else:
+        assert out.read_bytes().startswith(b"\x89PNG")
+
+
+def _checkpoints(d: Path) -> dict[str, Path]:
+    """A run folder of two checkpoints, a link to one file, a link to the folder."""
+    run = d / "run"
+    for step, right in ((10, [True, False]), (20, [True, True])):
+        (run / f"ckpt_{step}").mkdir(parents=True)
+        lines = [json.dumps({**QWEN, "idx": i, "score": [r]}) for i, r in enumerate(right)]
+        (run / f"ckpt_{step}" / "s.jsonl").write_text("\n".join(lines) + "\n")
+    (d / "link.jsonl").symlink_to(run / "ckpt_10" / "s.jsonl")
+    (d / "run_link").symlink_to(run)
+    return {
+        "run": run,
+        "ckpt_10": run / "ckpt_10" / "s.jsonl",
+        "ckpt_20": run / "ckpt_20" / "s.jsonl",
+        "link.jsonl": d / "link.jsonl",
+        "run_link": d / "run_link",
+    }
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    picks=st.lists(
+        st.sampled_from(["run", "ckpt_10", "ckpt_20", "link.jsonl", "run_link"]),
+        min_size=1,
+        max_size=3,
+    )
+)
+def test_generated_inputs_given_twice_or_through_links(tmp_path_factory, capsys, picks):
+    """Inputs drawn from a run, its files, a link to a file and a link to the run: the same
+    data reached twice (directly, through a link, or inside a folder also given) is refused;
+    otherwise every answer is counted once (accuracy 0.5 at step 10, 1.0 at step 20)."""
+    d = tmp_path_factory.mktemp("given")
+    paths = _checkpoints(d)
+    real = {
+        "run": {"ckpt_10", "ckpt_20"},
+        "run_link": {"ckpt_10", "ckpt_20"},
+        "ckpt_10": {"ckpt_10"},
+        "link.jsonl": {"ckpt_10"},
+        "ckpt_20": {"ckpt_20"},
+    }
+    reached = [f for p in picks for f in real[p]]
+    out = d / "out.csv"
+    code = main(["plot", *(str(paths[p]) for p in picks), "-o", str(out)])
+    err = capsys.readouterr().err
+    if len(reached) > len(set(reached)):
+        assert code == 2 and "each input once" in err, err
+        return
+    assert code == 0, err
+    table = pl.read_csv(out)
+    assert table["problems"].to_list() == [2] * table.height
+    accuracy = {"ckpt_10": 0.5, "ckpt_20": 1.0}
+    if "step" in table.columns:  # a curve over the checkpoints, each step from its path
+        step = {"ckpt_10": 10, "ckpt_20": 20, "link.jsonl": None}  # a link is named as given
+        expected = {
+            (step.get(p, int(f.removeprefix("ckpt_")))): accuracy[f] for p in picks for f in real[p]
+        }
+        assert dict(zip(table["step"], table["accuracy"], strict=True)) == expected
+    else:  # one evaluation, by MATH level (all level 1 here) and overall
+        assert set(table["accuracy"]) == {accuracy[reached[0]]}
+
+
 VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
     lambda inner: (

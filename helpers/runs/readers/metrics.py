@@ -315,6 +315,16 @@ def read_metric_log(path: str | Path, mapping: Mapping[str, str] | None = None) 
             column=log.step,
             got=dup[log.step][1],
         )
+    for column in log.accuracy.values():  # NaN is a value not logged; 57 is a percentage
+        score = pl.col(column)
+        outside = frame.filter(~score.is_nan() & ~score.is_between(0, 1))
+        if outside.height:
+            raise DataError(
+                path,
+                "accuracy as a fraction from 0 to 1 (a percentage? divide it by 100)",
+                got=outside[column][0],
+                **place(path, int(outside["__line"][0]), column),
+            )
     values = [c for c in dict.fromkeys(wanted) if c != log.step]
     log.frame = (
         frame.group_by(log.step, maintain_order=True)

@@ -165,15 +165,6 @@ def _file(path: Path, kind: str, parts: list[str], options: dict) -> Loaded:
 def _metric_log(path: Path, kind: str, options: dict) -> Loaded:
     log = read_metric_log(path, options.get("mapping"))
     scores = log.scores()
-    out_of_range = scores.filter(~pl.col("score").is_between(0, 1)) if scores.height else scores
-    if out_of_range.height:
-        row = out_of_range.row(0, named=True)
-        raise DataError(
-            path,
-            "accuracy as a fraction from 0 to 1 (a percentage? divide it by 100)",
-            column=log.accuracy[row["benchmark"]],
-            got=f"{row['score']} at step {row['step']}",
-        )
     if log.accuracy and not scores.height:
         raise DataError(
             path,
