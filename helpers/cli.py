@@ -65,10 +65,12 @@ reads: a per-sample table or folder, Qwen2.5-Math/SkyThought or lm-eval JSONL (a
 per checkpoint, checkpoint-N/..., becomes a curve over N), or a W&B export (scores only).
 
 Where two runs' per-sample logs cover the same problems, the difference in accuracy gets a
-95% interval that uses the pairing (Newcombe's paired interval for one answer per problem, a t
-interval over per-problem differences otherwise), with the unpaired interval beside it and the
-problems won, lost and tied. Score-only logs are compared unpaired, with intervals from the
-benchmark's size. OUT: .html, .png or .svg for the charts; .csv for one row per comparison,
+95% interval that uses the pairing (Tango's score interval for one answer per problem, a t
+interval over per-problem differences otherwise; each excludes 0 exactly when its test gives
+p < 0.05), with the unpaired interval beside it and the problems won, lost and tied. The
+p-values are adjusted for every comparison made (--adjust; Holm by default), and 'separable'
+is decided on the adjusted value. Score-only logs are compared unpaired, with intervals from
+the benchmark's size. OUT: .html, .png or .svg for the charts; .csv for one row per comparison,
 benchmark and step (differences as fractions).
 
 examples:
@@ -177,6 +179,12 @@ def _summary(c) -> list[str]:
             f"{r['benchmark']}, {r['at']}: {r['comparison']}: {_pct(r['difference'])} points, "
             f"95% [{_pct(r['lo'])}, {_pct(r['hi'])}] ({r['interval']})"
         )
+        if r["p_value"] is not None:
+            adjusted = (
+                "" if r["p_adjusted"] == r["p_value"] else f", adjusted {r['p_adjusted']:.2g}"
+            )
+            verdict = "separable" if r["separable"] else "not separable"
+            line += f"; p = {r['p_value']:.2g}{adjusted}: {verdict}"
         if r["won"] is not None:
             line += (
                 f"; unpaired [{_pct(r['unpaired_lo'])}, {_pct(r['unpaired_hi'])}]; "
@@ -214,6 +222,7 @@ def _compare(args) -> tuple[object, pl.DataFrame]:
         step_pattern=args.step_from_path,
         mapping=_mapping(args),
         engine=args.engine,
+        adjust=args.adjust,
     )
     for line in _summary(c):
         print(line)
@@ -264,6 +273,14 @@ def main(argv: list[str] | None = None) -> int:
         "checkpoint per benchmark (best; its selection bias is reported)",
     )
     comp.add_argument("--baseline", metavar="NAME", help="the run the others are compared with")
+    comp.add_argument(
+        "--adjust",
+        choices=["holm", "bh", "none"],
+        default="holm",
+        help="adjust p-values for every comparison made (run pairs x benchmarks x steps): "
+        "Holm (default), Benjamini-Hochberg (bh), or none; 'separable' is decided on the "
+        "adjusted value",
+    )
     _reading_args(comp)
     comp.add_argument("--columns", type=int, default=3, help="panels per row (default 3)")
     _engine_arg(comp)

@@ -291,6 +291,55 @@ def newcombe_unpaired(cb: int, nb: int, ca: int, na: int) -> tuple[float, float]
     )
 
 
+def _tango_score(delta: float, only_b: int, only_a: int, m: int) -> float:
+    """Tango's score statistic for H0: p_b - p_a = delta over m paired answers (Tango 1998,
+    Stat Med 17:891), with the cell probability of `only_a` at its maximum likelihood under
+    H0. At delta = 0 it is McNemar's statistic, (only_b - only_a) / sqrt(only_b + only_a)."""
+    a = 2 * m
+    b = -only_b - only_a + (2 * m - only_b + only_a) * delta
+    c = -only_a * delta * (1 - delta)
+    p21 = (math.sqrt(max(0.0, b * b - 4 * a * c)) - b) / (2 * a)
+    variance = m * (2 * p21 + delta * (1 - delta))
+    if variance <= 0:  # no discordant answers and delta = 0: nothing against H0
+        return 0.0
+    return (only_b - only_a - m * delta) / math.sqrt(variance)
+
+
+def tango_interval(only_b: int, only_a: int, m: int, z: float = Z95) -> tuple[float, float]:
+    """The interval for p_b - p_a from m paired answers that inverts Tango's score test: every
+    delta the test at level 2 * (1 - Phi(z)) does not reject. It excludes 0 exactly when
+    McNemar's score test rejects (`mcnemar_score_p` < 0.05 at the default z), so an interval
+    and a p-value from this pair never disagree; with no discordant pairs it still has a width
+    set by m (identical runs are not certainty). The statistic decreases in delta: each bound
+    is found by bisection to 1e-12."""
+
+    def solve(target: float, low: float, high: float) -> float:
+        for _ in range(200):
+            mid = (low + high) / 2
+            if _tango_score(mid, only_b, only_a, m) > target:
+                low = mid
+            else:
+                high = mid
+            if high - low < 1e-12:
+                break
+        return (low + high) / 2
+
+    d = (only_b - only_a) / m
+    lo = -1.0 if d == -1 else solve(z, -1.0, d)
+    hi = 1.0 if d == 1 else solve(-z, d, 1.0)
+    return lo, hi
+
+
+def mcnemar_score_p(only_b: int, only_a: int) -> float:
+    """Two-sided p-value of McNemar's score (asymptotic) test, the test Tango's interval
+    inverts; Fagerland, Lydersen and Laake (2013, BMC Med Res Methodol 13:91) find it keeps
+    close to its nominal level even in small samples, where the exact test is conservative."""
+    flips = only_b + only_a
+    if flips == 0:
+        return 1.0
+    return math.erfc(abs(only_b - only_a) / math.sqrt(flips) / math.sqrt(2))
+
+
 def mcnemar_exact_p(only_b: int, only_a: int) -> float:
     """Two-sided exact McNemar test: are flips one way as likely as flips the other?"""
     from scipy.special import bdtr  # the binomial distribution function
@@ -303,6 +352,43 @@ def mcnemar_exact_p(only_b: int, only_a: int) -> float:
     return float(min(1.0, 2 * bdtr(min(only_b, only_a), flips, 0.5)))
 
 
+TANGO = "Tango score interval and McNemar score test"
+
+
+ADJUSTMENTS = ("holm", "bh", "none")
+
+
+def adjust_p(p_values: Sequence[float | None], method: str = "holm") -> list[float | None]:
+    """p-values adjusted for making all these comparisons at once (None stays None and does
+    not count): Holm's step-down (controls the chance of any false verdict), Benjamini and
+    Hochberg's step-up ("bh": controls the expected share of false verdicts among those
+    made), or "none". An adjusted value is never below its raw one.
+
+    >>> adjust_p([0.0625, 0.0625, 0.69, 0.125, 0.51])
+    [0.3125, 0.3125, 1.0, 0.375, 1.0]
+    """
+    if method not in ADJUSTMENTS:
+        raise ValueError(f"method must be one of {ADJUSTMENTS}; got {method!r}")
+    given = [(i, p) for i, p in enumerate(p_values) if p is not None]
+    out: list[float | None] = list(p_values)
+    if method == "none" or not given:
+        return out
+    m = len(given)
+    ranked = sorted(given, key=lambda ip: ip[1])
+    if method == "holm":  # the k-th smallest times (m - k), never below an earlier one
+        running = 0.0
+        for k, (i, p) in enumerate(ranked):
+            running = max(running, min(1.0, (m - k) * p))
+            out[i] = running
+    else:  # the k-th smallest times m / k, never above a later one
+        running = 1.0
+        for k in range(m - 1, -1, -1):
+            i, p = ranked[k]
+            running = min(running, m * p / (k + 1))
+            out[i] = running
+    return out
+
+
 def _is_binary(x: np.ndarray) -> bool:
     return bool(((x == 0) | (x == 1)).all())
 
@@ -311,9 +397,11 @@ def paired_difference(a: Sequence[float], b: Sequence[float]) -> Difference:
     """Accuracy of run b minus run a on the same problems (a[i] and b[i] are each run's share
     of correct answers on problem i), with a 95% interval that uses the pairing.
 
-    One answer per problem in both runs (every value 0 or 1): Newcombe's paired interval and
-    the exact McNemar p-value. Several answers per problem: a t interval over the per-problem
-    differences (problems are the units; samples of one problem are not independent)."""
+    One answer per problem in both runs (every value 0 or 1): Tango's score interval and the
+    McNemar score test it inverts. Several answers per problem: the t interval and t test over
+    the per-problem differences (problems are the units; samples of one problem are not
+    independent). Each pair is one test and its inversion: the interval excludes 0 exactly
+    when p < 0.05."""
     import numpy as np
 
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
@@ -322,21 +410,24 @@ def paired_difference(a: Sequence[float], b: Sequence[float]) -> Difference:
     d = b - a
     m = d.size
     if _is_binary(a) and _is_binary(b):
-        both = int(np.sum((a == 1) & (b == 1)))
         only_b = int(np.sum((a == 0) & (b == 1)))
         only_a = int(np.sum((a == 1) & (b == 0)))
-        lo, hi = newcombe_paired(both, only_b, only_a, m - both - only_b - only_a)
-        p = mcnemar_exact_p(only_b, only_a)
-        return Difference(float(d.mean()), lo, hi, "paired: Newcombe (one answer per problem)", p)
+        lo, hi = tango_interval(only_b, only_a, m)
+        p = mcnemar_score_p(only_b, only_a)
+        return Difference(float(d.mean()), lo, hi, f"paired: {TANGO}, one answer per problem", p)
     if m < 2:
         return Difference(float(d.mean()), None, None, "paired: one problem, no interval")
     se = float(d.std(ddof=1)) / math.sqrt(m)
-    half = _t_quantile(m - 1) * se
-    p = None
-    if se > 0:
-        from scipy.special import stdtr  # Student's t distribution function
+    if se == 0:  # every problem moved by the same amount: no spread to build a t interval on
+        if d[0] != 0:
+            return Difference(float(d[0]), None, None, "paired: every problem moved alike")
+        # none moved: as wide as with one answer per problem and no flips (samples only add)
+        lo, hi = tango_interval(0, 0, m)
+        return Difference(0.0, lo, hi, f"paired: {TANGO}, no problem changed", 1.0)
+    from scipy.special import stdtr  # Student's t distribution function
 
-        p = float(2 * stdtr(m - 1, -abs(d.mean()) / se))
+    half = _t_quantile(m - 1) * se
+    p = float(2 * stdtr(m - 1, -abs(d.mean()) / se))
     return Difference(
         float(d.mean()),
         float(d.mean() - half),

@@ -11,6 +11,7 @@ import polars as pl
 import pytest
 
 from helpers.cli import main
+from helpers.paths import ROOT
 
 from .conftest import EXAMPLE, OBS, SKY, TRAIN, VAL
 from .test_charts import panel_order
@@ -120,3 +121,17 @@ def test_output_suffix_is_checked(tmp_path, capsys):
         err
         == f"error: {tmp_path / 'x.gif'}: expected an output ending in .html, .png, .svg or .csv; got '.gif'\n"
     )
+
+
+def test_output_piped_into_head_ends_quietly():
+    """`python -m helpers inspect ... | true`: the reader has left before the first line; no BrokenPipeError
+    traceback, exit 0."""
+    run = subprocess.run(
+        f"{sys.executable} -m helpers inspect {SKY} | true; exit ${{PIPESTATUS[0]}}",
+        shell=True,
+        executable="/bin/bash",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert (run.returncode, run.stderr) == (0, "")

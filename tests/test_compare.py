@@ -53,7 +53,10 @@ def test_a_paired_gain_that_only_the_paired_interval_finds():
     assert paired.difference == pytest.approx(0.1) and unpaired.difference == pytest.approx(0.1)
     assert paired.lo > 0  # six flips one way and none the other: a real gain
     assert unpaired.lo < 0 < unpaired.hi  # 36/60 against 30/60 as independent samples: not
-    assert paired.p_value == pytest.approx(2 * 0.5**6)  # exact McNemar, 6 of 6 flips one way
+    from scipy.stats import chi2
+
+    # McNemar's score test, 6 of 6 flips one way: chi-square (6 - 0)^2 / 6 on one degree
+    assert paired.p_value == pytest.approx(chi2.sf(6.0, 1), rel=1e-12)
 
 
 def test_paired_t_interval_over_problems_with_several_samples():
@@ -192,9 +195,7 @@ def test_real_math500_pair_is_compared_problem_by_problem(tmp_path):
     assert (row["accuracy_a"], row["accuracy_b"]) == pytest.approx((0.524, 0.804))
     assert row["difference"] == pytest.approx(0.28) and row["problems"] == 500
     assert (row["won"], row["lost"], row["tied"]) == (only14, only7, 500 - only14 - only7)
-    both = sum(s14[i] and s7[i] for i in s7)
-    lo, hi = stats.newcombe_paired(both, only14, only7, 500 - both - only14 - only7)
-    assert (row["lo"], row["hi"]) == pytest.approx((lo, hi))
+    assert (row["lo"], row["hi"]) == pytest.approx(stats.tango_interval(only14, only7, 500))
     assert row["hi"] - row["lo"] < row["unpaired_hi"] - row["unpaired_lo"]
 
 
@@ -281,3 +282,39 @@ def test_score_only_logs_are_compared_unpaired_with_the_size_given(tmp_path):
     unknown = compare({"a": VAL, "b": VAL}, benchmarks=["math__math/unknown"])
     assert unknown.differences["lo"].is_null().all()
     assert unknown.differences["interval"][0].startswith("no interval: benchmark size unknown")
+
+
+def test_every_comparison_is_adjusted_for_the_others(tmp_path, capsys):
+    """Sky-T1's five checkpoints against Qwen2.5-14B-Instruct on AIME24 are five tests: each
+    p-value is Holm-adjusted for the five (never below the raw value), 'separable' follows the
+    adjusted value, the printed lines say how many were adjusted for, and --adjust none keeps
+    the raw values."""
+    out = tmp_path / "d.csv"
+    assert main(["compare", f"qwen14b={SKY14_AIME}", f"sky={CHECKPOINTS}", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    holm = pl.read_csv(out)
+    assert "adjusted (Holm) for the 5 comparisons tested" in printed
+    assert holm["p_adjusted"].to_list() == pytest.approx(stats.adjust_p(holm["p_value"].to_list()))
+    assert (holm["p_adjusted"] >= holm["p_value"]).all()
+    assert holm["separable"].to_list() == (holm["p_adjusted"] < 0.05).to_list()
+    # steps 21 and 49: 5 problems won, none lost; p = 0.025 alone, 0.13 among five
+    early = holm.filter(pl.col("step") == 21).row(0, named=True)
+    assert (early["won"], early["lost"]) == (5, 0) and early["lo"] > 0
+    assert early["p_value"] < 0.05 < early["p_adjusted"] and not early["separable"]
+    raw = tmp_path / "raw.csv"
+    args = ["compare", f"qwen14b={SKY14_AIME}", f"sky={CHECKPOINTS}", "--adjust", "none"]
+    assert main([*args, "-o", str(raw)]) == 0
+    unadjusted = pl.read_csv(raw)
+    assert unadjusted["p_adjusted"].to_list() == unadjusted["p_value"].to_list()
+    assert unadjusted.filter(pl.col("step") == 21)["separable"].item()
+
+
+def test_holm_and_benjamini_hochberg_by_hand():
+    """Holm: the k-th smallest of m times (m - k + 1), kept increasing; BH: times m / k, kept
+    decreasing from the top; None is not a test."""
+    p = [0.01, 0.04, 0.03, 0.005, None]
+    assert stats.adjust_p(p) == pytest.approx([0.03, 0.06, 0.06, 0.02, None])
+    assert stats.adjust_p(p, "bh") == pytest.approx([0.02, 0.04, 0.04, 0.02, None])
+    assert stats.adjust_p(p, "none") == p
+    with pytest.raises(ValueError):
+        stats.adjust_p(p, "bonferroni")

@@ -114,6 +114,9 @@ def test_distribution_functions_agree_with_scipy_stats():
         for only_a in range(0, 25):
             ref = 1.0 if only_a + only_b == 0 else st.binomtest(only_b, only_a + only_b).pvalue
             assert stats.mcnemar_exact_p(only_b, only_a) == pytest.approx(ref, rel=1e-9)
+            chi = 0.0 if only_a + only_b == 0 else (only_b - only_a) ** 2 / (only_b + only_a)
+            score = stats.mcnemar_score_p(only_b, only_a)
+            assert score == pytest.approx(st.chi2.sf(chi, 1), rel=1e-9)
     rng = np.random.default_rng(3)
     for m in (2, 5, 30, 400):
         a, b = rng.uniform(size=m), rng.uniform(size=m)
@@ -122,3 +125,67 @@ def test_distribution_functions_agree_with_scipy_stats():
         half = st.t.ppf(0.975, m - 1) * st.sem(b - a)
         assert d.p_value == pytest.approx(ref.pvalue, rel=1e-9)
         assert d.hi - d.difference == pytest.approx(half, rel=1e-9)
+
+
+# ---- one rule for interval and test (issue 25, item 3) -----------------------------------------
+
+
+def test_the_paired_interval_and_test_never_disagree_on_any_table_up_to_60_problems():
+    """Every paired 2x2 table of 1 to 60 problems (635,375 tables; the interval and test depend
+    on the two discordant counts and m alone, 39,710 cases): Tango's interval excludes 0
+    exactly when McNemar's score test gives p < 0.05. Newcombe's interval with the exact
+    McNemar test, used before, disagreed on 28,828 of these tables, and with mid-p McNemar on
+    4,718 (e.g. 2 of 2 problems flipped: Newcombe 0.07 to 1, exact p 0.5)."""
+    disagree = []
+    for m in range(1, 61):
+        for only_b in range(m + 1):
+            for only_a in range(m + 1 - only_b):
+                lo, hi = stats.tango_interval(only_b, only_a, m)
+                if (lo <= 0 <= hi) != (stats.mcnemar_score_p(only_b, only_a) >= 0.05):
+                    disagree.append((m, only_b, only_a))
+    assert disagree == []
+
+
+def test_tango_interval_is_wald_for_many_problems_and_covers_in_few():
+    """Far from the edges and with many problems it is the Wald interval; on 30 problems its
+    simulated coverage of the true paired difference is near 95%."""
+    b, c, m = 400, 200, 10_000
+    d = (b - c) / m
+    half = stats.Z95 * math.sqrt((b + c) / m - d * d) / math.sqrt(m)
+    assert stats.tango_interval(b, c, m) == pytest.approx((d - half, d + half), abs=2e-4)
+    rng = np.random.default_rng(11)
+    cells = [0.15, 0.05, 0.3, 0.5]  # P(both right), P(only b), P(only a), P(neither)
+    truth = cells[1] - cells[2]
+    counts = rng.multinomial(30, cells, size=4000)
+    held = [
+        lo <= truth <= hi
+        for lo, hi in (stats.tango_interval(int(x[1]), int(x[2]), 30) for x in counts)
+    ]
+    assert 0.93 <= np.mean(held) <= 0.98
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        ([1, 0, 1, 0] * 5, [1, 0, 1, 0] * 5),  # identical runs, one answer per problem
+        ([0.25, 0.5, 1.0, 0.0] * 5, [0.25, 0.5, 1.0, 0.0] * 5),  # identical, several answers
+        ([1] * 20, [1] * 20),  # all right
+        ([0] * 20, [0] * 20),  # all wrong
+    ],
+)
+def test_no_change_is_not_certainty(a, b):
+    """Runs that agree on every problem get an interval around 0 as wide as 20 problems allow
+    (Tango's with no flips), and p = 1; never [+0.0, +0.0]."""
+    d = stats.paired_difference(a, b)
+    assert d.difference == 0 and d.p_value == 1.0
+    assert d.lo == pytest.approx(-d.hi) and 0.1 < d.hi < 0.25
+    assert (d.lo, d.hi) == stats.tango_interval(0, 0, 20)
+
+
+def test_one_problem_and_all_flipped():
+    one = stats.paired_difference([0], [1])
+    assert one.lo < 0 < one.hi == 1.0 and one.p_value > 0.05  # one flip proves nothing
+    every = stats.paired_difference([0] * 30, [1] * 30)
+    assert 0.7 < every.lo < every.hi == 1.0 and every.p_value < 1e-6
+    moved_alike = stats.paired_difference([0.25] * 10, [0.5] * 10)
+    assert moved_alike.lo is None and moved_alike.p_value is None

@@ -42,6 +42,8 @@ DIFFERENCE_COLUMNS = {
     "hi": pl.Float64,
     "interval": pl.String,
     "p_value": pl.Float64,
+    "p_adjusted": pl.Float64,
+    "separable": pl.Boolean,
     "paired_lo": pl.Float64,
     "paired_hi": pl.Float64,
     "unpaired_lo": pl.Float64,
@@ -236,13 +238,18 @@ def compare(
     step_pattern: str | None = None,
     mapping: Mapping[str, str] | None = None,
     engine: str = "polars",
+    adjust: str = "holm",
 ) -> Comparison:
     """Compare every run with the baseline (the first run named, or `baseline`).
 
     `runs` maps a name to a log (file or folder) or to several logs (seeds of one method);
     `checkpoint` is "same" (every step both runs have) or "best" (each run's best checkpoint);
     `problems` overrides benchmark sizes (for score-only logs); `engine` "spark" counts
-    per-sample Parquet logs on Spark (see `helpers.runs.query`), "polars" (default) here."""
+    per-sample Parquet logs on Spark (see `helpers.runs.query`), "polars" (default) here.
+    `adjust` ("holm", the default, "bh" or "none") adjusts every p-value for all the
+    comparisons made (run pairs x benchmarks x steps); `separable` is p_adjusted < 0.05."""
+    if adjust not in stats.ADJUSTMENTS:
+        raise ValueError(f"adjust must be one of {stats.ADJUSTMENTS}; got {adjust!r}")
     if checkpoint not in CHECKPOINTS:
         raise ValueError(f"checkpoint must be one of {CHECKPOINTS}; got {checkpoint!r}")
     if engine not in query.ENGINES:
@@ -332,6 +339,13 @@ def compare(
                 rows.append({**base, **row})
     if not rows:
         raise DataError(first_path[names[1]], "a benchmark and step that both runs logged")
+    adjusted = stats.adjust_p([r.get("p_value") for r in rows], adjust)
+    for r, p in zip(rows, adjusted, strict=True):
+        r.update(p_adjusted=p, separable=None if p is None else p < 0.05)
+    tested = sum(p is not None for p in adjusted)
+    if tested > 1 and adjust != "none":
+        how = {"holm": "Holm", "bh": "Benjamini-Hochberg"}[adjust]
+        notes.append(f"p-values adjusted ({how}) for the {tested} comparisons tested")
     found = set().union(*rows)
     differences = (
         pl.DataFrame(rows, infer_schema_length=None)
