@@ -35,6 +35,14 @@ def _package(package: Path) -> dict[str, Any]:
     return _checked_descriptor(package, descriptor)
 
 
+_CONSTRAINT_TYPES = (  # (key, JSON type, in words) of the constraints the loader reads
+    ("minimum", (int, float), "a number"),
+    ("maximum", (int, float), "a number"),
+    ("enum", list, "a list"),
+    ("required", bool, "true or false"),
+)
+
+
 def _is(value: Any, kind: type | tuple[type, ...]) -> bool:
     """isinstance, where a JSON true/false is not a number."""
     if isinstance(value, bool):
@@ -75,28 +83,10 @@ def _checked_descriptor(package: Path, descriptor: Any) -> dict[str, Any]:
             )
             constraints = f.get("constraints", {})
             need(_is(constraints, dict), f"{where}.constraints", "an object", constraints)
-            for key in ("minimum", "maximum"):
+            for key, kind, words in _CONSTRAINT_TYPES:
                 if key in constraints:
-                    need(
-                        _is(constraints[key], (int, float)),
-                        f"{where}.constraints.{key}",
-                        "a number",
-                        constraints[key],
-                    )
-            if "enum" in constraints:
-                need(
-                    _is(constraints["enum"], list),
-                    f"{where}.constraints.enum",
-                    "a list",
-                    constraints["enum"],
-                )
-            if "required" in constraints:
-                need(
-                    _is(constraints["required"], bool),
-                    f"{where}.constraints.required",
-                    "true or false",
-                    constraints["required"],
-                )
+                    value = constraints[key]
+                    need(_is(value, kind), f"{where}.constraints.{key}", words, value)
         missing = schema.get("missingValues", [""])
         need(
             _is(missing, list) and all(_is(m, str) for m in missing),

@@ -258,27 +258,6 @@ def _t_quantile(df: float) -> float:
     return float(stdtrit(df, 0.975))
 
 
-def newcombe_paired(both: int, only_b: int, only_a: int, neither: int) -> tuple[float, float]:
-    """95% interval for p_b - p_a from paired binary outcomes (one answer per problem in each
-    run): Newcombe (1998, Stat Med 17:2635, method 10), built from the Wilson intervals of the
-    two proportions and the correlation of the pairs. Unlike the Wald (McNemar) interval it
-    keeps a sensible width when few problems flip."""
-    m = both + only_b + only_a + neither
-    pb, pa = (both + only_b) / m, (both + only_a) / m
-    lb, ub = wilson_interval(both + only_b, m)
-    la, ua = wilson_interval(both + only_a, m)
-    denom = (both + only_b) * (only_a + neither) * (both + only_a) * (only_b + neither)
-    # the correlation of the pairs, corrected as Newcombe advises: a positive cross-product is
-    # reduced by m/2 (to no less than zero) before it narrows the interval
-    cross = both * neither - only_b * only_a
-    cross = max(cross - m / 2, 0.0) if cross >= 0 else cross
-    phi = cross / math.sqrt(denom) if denom > 0 else 0.0
-    delta = math.sqrt(max(0.0, (pb - lb) ** 2 - 2 * phi * (pb - lb) * (ua - pa) + (ua - pa) ** 2))
-    eps = math.sqrt(max(0.0, (ub - pb) ** 2 - 2 * phi * (ub - pb) * (pa - la) + (pa - la) ** 2))
-    d = pb - pa
-    return max(-1.0, d - delta), min(1.0, d + eps)
-
-
 def newcombe_unpaired(cb: int, nb: int, ca: int, na: int) -> tuple[float, float]:
     """95% interval for p_b - p_a from two independent binomial proportions: Newcombe (1998,
     Stat Med 17:873, method 10), the hybrid of the two Wilson intervals."""
