@@ -292,12 +292,75 @@ def main(argv: list[str] | None = None) -> int:
     )
     look.add_argument("files", nargs="+", type=Path, metavar="FILE")
     _reading_args(look)
+    _power_args(sub)
     args = parser.parse_args(argv)
     try:
         return _run(args)
     except DataError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+
+
+def _fraction(text: str) -> float:
+    value = float(text)
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"expected a fraction between 0 and 1; got {text}")
+    return value
+
+
+def _power_args(sub) -> None:
+    power = sub.add_parser(
+        "power",
+        help="the smallest difference a benchmark of N problems can detect",
+        description="The smallest difference in accuracy that two runs on the same N problems "
+        "can show with the given power at two-sided level alpha: unpaired (two proportions, "
+        "the normal approximation), and, given --agreement (the share of problems both runs "
+        "answer alike), paired (McNemar's score test, the test compare uses; its power summed "
+        "exactly up to 1,000 problems, Connor's approximation above).",
+    )
+    power.add_argument("--problems", type=int, required=True, metavar="N")
+    power.add_argument("--accuracy", type=_fraction, required=True, metavar="P")
+    power.add_argument("--agreement", type=_fraction, metavar="A")
+    power.add_argument("--power", type=_fraction, default=0.8, help="default 0.8")
+    power.add_argument("--alpha", type=_fraction, default=0.05, help="default 0.05")
+    power.add_argument("-o", "--output", type=Path, metavar="OUT.csv", help="also write a CSV")
+
+
+def _power(args) -> int:
+    from helpers import stats
+
+    if args.problems < 1:
+        raise DataError("--problems", "a positive number of problems", got=args.problems)
+    designs = [("unpaired", None)] + ([("paired", args.agreement)] if args.agreement else [])
+    rows = []
+    for design, agreement in designs:
+        d = stats.minimum_detectable_difference(
+            args.problems, args.accuracy, agreement=agreement, alpha=args.alpha, power=args.power
+        )
+        rows.append(
+            {
+                "design": design,
+                "problems": args.problems,
+                "accuracy": args.accuracy,
+                "agreement": agreement,
+                "power": args.power,
+                "alpha": args.alpha,
+                "minimum_detectable_difference": None if d != d else d,
+            }
+        )
+        how = "" if agreement is None else f", {agreement:.0%} of problems answered alike"
+        at = f"with {args.power:.0%} power at two-sided {args.alpha:g}"
+        if d == d:
+            said = f"detect {d * 100:.1f} points ({d * args.problems:.1f} problems) {at}"
+        else:
+            said = f"detect no difference {at}: the runs differ on too few problems"
+        print(f"{design}{how}: {args.problems} problems at {args.accuracy:.0%} {said}")
+    if args.output is not None:
+        if args.output.suffix != ".csv":
+            raise DataError(args.output, "an output ending in .csv", got=args.output.suffix)
+        write_text_atomic(args.output, _csv(pl.DataFrame(rows)))
+        print(f"wrote {args.output}")
+    return 0
 
 
 def _engine_arg(parser: argparse.ArgumentParser) -> None:
@@ -334,6 +397,8 @@ def _check_output(out: Path, inputs: list[Path]) -> None:
 
 
 def _run(args) -> int:
+    if args.command == "power":
+        return _power(args)
     if args.command == "inspect":
         for f in args.files:
             lines = describe(

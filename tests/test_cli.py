@@ -135,3 +135,16 @@ def test_output_piped_into_head_ends_quietly():
         cwd=ROOT,
     )
     assert (run.returncode, run.stderr) == (0, "")
+
+
+def test_power_prints_and_writes_the_minimum_detectable_difference(tmp_path, capsys):
+    out = tmp_path / "power.csv"
+    args = ["power", "--problems", "500", "--accuracy", "0.5", "--agreement", "0.8"]
+    assert main([*args, "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "unpaired: 500 problems at 50% detect 8.9 points" in printed
+    table = pl.read_csv(out)
+    assert table["design"].to_list() == ["unpaired", "paired"]
+    assert table["minimum_detectable_difference"][0] == pytest.approx(0.0886, abs=1e-4)
+    assert table["minimum_detectable_difference"][1] < table["minimum_detectable_difference"][0]
+    assert set(table.columns) >= {"problems", "accuracy", "agreement", "power", "alpha"}
