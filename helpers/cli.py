@@ -13,6 +13,7 @@ Examples:
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
@@ -318,8 +319,15 @@ def _power_args(sub) -> None:
         "answer alike), paired (McNemar's score test, the test compare uses; its power summed "
         "exactly up to 1,000 problems, Connor's approximation above).",
     )
-    power.add_argument("--problems", type=int, required=True, metavar="N")
-    power.add_argument("--accuracy", type=_fraction, required=True, metavar="P")
+    power.add_argument(
+        "runs",
+        nargs="*",
+        type=_run_arg,
+        metavar="RUN",
+        help="NAME=PATH of two runs (as for compare): agreement and accuracy from their logs",
+    )
+    power.add_argument("--problems", type=int, metavar="N")
+    power.add_argument("--accuracy", type=_fraction, metavar="P")
     power.add_argument("--agreement", type=_fraction, metavar="A")
     power.add_argument("--power", type=_fraction, default=0.8, help="default 0.8")
     power.add_argument("--alpha", type=_fraction, default=0.05, help="default 0.05")
@@ -327,6 +335,71 @@ def _power_args(sub) -> None:
 
 
 def _power(args) -> int:
+
+    if args.runs:
+        rows = _power_of_runs(args)
+    else:
+        if args.problems is None or args.accuracy is None:
+            raise DataError("power", "--problems N and --accuracy P, or two runs NAME=PATH")
+        rows = _power_of_design(args)
+    if args.output is not None:
+        if args.output.suffix != ".csv":
+            raise DataError(args.output, "an output ending in .csv", got=args.output.suffix)
+        write_text_atomic(args.output, _csv(pl.DataFrame(rows, infer_schema_length=None)))
+        print(f"wrote {args.output}")
+    return 0
+
+
+def _power_of_runs(args) -> list[dict]:
+    """For each benchmark two runs share (at their last shared step): the agreement and the
+    difference observed, what their benchmark can detect, and how many problems the observed
+    difference would need."""
+    from helpers import stats
+    from helpers.runs import compare
+
+    c = compare.compare(args.runs, adjust="none")
+    last = c.differences.group_by("comparison", "benchmark", maintain_order=True).last()
+    rows = []
+    for r in last.iter_rows(named=True):
+        if r["won"] is None:
+            print(f"{r['benchmark']}: {r['comparison']}: scores only, no agreement to read")
+            continue
+        n, d = r["problems"], r["difference"]
+        differing = (r["won"] + r["lost"]) / n
+        detectable = (
+            stats.minimum_detectable_difference(
+                n, r["accuracy_a"], agreement=1 - differing, alpha=args.alpha, power=args.power
+            )
+            if differing > 0
+            else math.nan
+        )
+        needed = stats.problems_needed(d, differing, args.alpha, args.power)
+        rows.append(
+            {
+                "comparison": r["comparison"],
+                "benchmark": r["benchmark"],
+                "at": r["at"],
+                "problems": n,
+                "accuracy": r["accuracy_a"],
+                "agreement": 1 - differing,
+                "difference": d,
+                "power": args.power,
+                "alpha": args.alpha,
+                "minimum_detectable_difference": None if detectable != detectable else detectable,
+                "problems_needed": needed,
+            }
+        )
+        can = "nothing" if detectable != detectable else f"{detectable * 100:.1f} points"
+        need = "no difference to detect" if needed is None else f"about {needed:,} problems"
+        print(
+            f"{r['benchmark']}, {r['at']}: {r['comparison']}: {_pct(d)} points on {n} problems, "
+            f"{1 - differing:.0%} answered alike; {n} problems detect {can} with "
+            f"{args.power:.0%} power; the observed difference needs {need}"
+        )
+    return rows
+
+
+def _power_of_design(args) -> list[dict]:
     from helpers import stats
 
     if args.problems < 1:
@@ -355,12 +428,7 @@ def _power(args) -> int:
         else:
             said = f"detect no difference {at}: the runs differ on too few problems"
         print(f"{design}{how}: {args.problems} problems at {args.accuracy:.0%} {said}")
-    if args.output is not None:
-        if args.output.suffix != ".csv":
-            raise DataError(args.output, "an output ending in .csv", got=args.output.suffix)
-        write_text_atomic(args.output, _csv(pl.DataFrame(rows)))
-        print(f"wrote {args.output}")
-    return 0
+    return rows
 
 
 def _engine_arg(parser: argparse.ArgumentParser) -> None:

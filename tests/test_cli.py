@@ -13,7 +13,7 @@ import pytest
 from helpers.cli import main
 from helpers.paths import ROOT
 
-from .conftest import EXAMPLE, OBS, SKY, TRAIN, VAL
+from .conftest import EXAMPLE, OBS, SKY, SKY14, TRAIN, VAL
 from .test_charts import panel_order
 
 
@@ -148,3 +148,21 @@ def test_power_prints_and_writes_the_minimum_detectable_difference(tmp_path, cap
     assert table["minimum_detectable_difference"][0] == pytest.approx(0.0886, abs=1e-4)
     assert table["minimum_detectable_difference"][1] < table["minimum_detectable_difference"][0]
     assert set(table.columns) >= {"problems", "accuracy", "agreement", "power", "alpha"}
+
+
+def test_power_reads_agreement_and_accuracy_from_two_real_runs(tmp_path, capsys):
+    """Qwen2.5-Math-7B and Qwen2.5-14B-Instruct on the same 500 MATH500 problems: 171 won and
+    31 lost, so 59.6% answered alike; the 28-point gap is far above what 500 problems detect,
+    and about 38 problems would have sufficed."""
+    from helpers import stats
+
+    out = tmp_path / "p.csv"
+    assert main(["power", f"7b={SKY}", f"14b={SKY14}", "-o", str(out)]) == 0
+    row = pl.read_csv(out).row(0, named=True)
+    assert row["agreement"] == pytest.approx(1 - (171 + 31) / 500)
+    assert row["minimum_detectable_difference"] == pytest.approx(
+        stats.minimum_detectable_difference(500, 0.524, agreement=row["agreement"]), abs=1e-9
+    )
+    assert row["minimum_detectable_difference"] < row["difference"] == pytest.approx(0.28)
+    assert row["problems_needed"] == stats.problems_needed(0.28, 0.404) == 38
+    assert "the observed difference needs about 38 problems" in capsys.readouterr().out
