@@ -569,3 +569,19 @@ def problems_needed(
     za, zb = _normal_quantile(1 - alpha / 2), _normal_quantile(power)
     n = (za * math.sqrt(differing) + zb * math.sqrt(differing - d * d)) ** 2 / (d * d)
     return math.ceil(n - 1e-9)
+
+
+def unpaired_power(problems: int, accuracy: float, difference: float, alpha: float = 0.05) -> float:
+    """The probability that two runs on `problems` problems, near `accuracy` and `difference`
+    apart, come out separable at two-sided `alpha` (the normal approximation for two
+    proportions that `minimum_detectable_difference` inverts).
+
+    >>> round(unpaired_power(500, 0.5, minimum_detectable_difference(500, 0.5)), 3)
+    0.8
+    """
+    from scipy.special import ndtr  # the standard normal distribution function
+
+    se = math.sqrt(2 * accuracy * (1 - accuracy) / problems)
+    z = _normal_quantile(1 - alpha / 2)
+    shift = abs(difference) / se
+    return float(ndtr(shift - z) + ndtr(-shift - z))

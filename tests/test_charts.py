@@ -15,6 +15,7 @@ from helpers import charts
 from helpers.charts import labels
 from helpers.figures import (
     across_papers,
+    detectability,
     grpo_vs_mel,
     prm_data_scaling,
     rl_length_scaling,
@@ -601,6 +602,22 @@ def _(spec):
     # differences of accuracies are labelled in percentage points, not as relative percentages
     y = layers["difference"]["encoding"]["y"]
     assert "percentage points" in y["title"] and "* 100" in y["axis"]["labelExpr"]
+
+
+@example("detectability")(
+    lambda: charts.detectability(
+        detectability.power_curves(detectability.gaps()), detectability.gaps()
+    )
+)
+def _(spec):
+    rows = spec["datasets"][spec["data"]["name"]]
+    points = [r for r in rows if r["layer"] == "gap"]
+    assert len(points) == len(detectability.GAPS)
+    assert all(r["difference"] >= 0 for r in points)  # a gap's size; its sign in the tooltip
+    assert {r["panel"] for r in rows} == {
+        "AIME2024 (30 problems)", "AIME24 (30 problems)", "MATH500 (500 problems)",
+        "MATH (5000 problems)",
+    }  # fmt: skip
 
 
 @example("problem_flips")(lambda: charts.problem_flips(_compared().problems))

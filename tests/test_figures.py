@@ -171,3 +171,26 @@ def test_published_points_sit_at_the_described_length():
     assert (row["accuracy"], row["source"]) == (39.2, "Table 3")
     described = df.filter(panel="AIME2024", model="deepseek-v3")
     assert [row["token_length"]] == described["token_length"].to_list()
+
+
+def test_detectability_reads_each_gap_from_the_data_and_sizes_it():
+    """Notebook 008's table: each difference is the data package's values (004: MEL 0.33 vs
+    GRPO 0.30 at step 140 on AIME24's 30 problems), and 'detectable' means at least the
+    difference 80% power needs at that size."""
+    from helpers import stats
+    from helpers.figures import detectability
+
+    table = detectability.gaps()
+    assert table.height == len(detectability.GAPS)
+    mel = table.filter(document="004").row(0, named=True)
+    assert (mel["accuracy_a"], mel["accuracy_b"], mel["problems"]) == (0.3, 0.33, 30)
+    assert mel["minimum_detectable_difference"] == pytest.approx(
+        stats.minimum_detectable_difference(30, 0.315)
+    )
+    assert (
+        table["detectable"].to_list()
+        == (table["difference"].abs() >= table["minimum_detectable_difference"]).to_list()
+    )
+    dpo = table.filter(document="002").sort("difference")
+    assert dpo["difference"].to_list() == pytest.approx([0.02, 0.055])
+    assert dpo["detectable"].to_list() == [False, True]

@@ -14,6 +14,7 @@ defer_iri_grammar()  # before altair is imported: start-up only, no behaviour ch
 from helpers.charts._common import PANEL_H, PANEL_W
 from helpers.charts.across_papers import across_papers
 from helpers.charts.compare_runs import comparison, paired_differences, problem_flips, run_curves
+from helpers.charts.detectability import detectability
 from helpers.charts.grpo_vs_mel import grpo_vs_mel
 from helpers.charts.own_run import accuracy_by_group, accuracy_vs_size
 from helpers.charts.prm_data_scaling import prm_data_scaling
@@ -28,6 +29,7 @@ __all__ = [
     "accuracy_by_group",
     "accuracy_vs_size",
     "across_papers",
+    "detectability",
     "comparison",
     "gain_vs_growth",
     "grpo_vs_mel",

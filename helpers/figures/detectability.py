@@ -1,0 +1,94 @@
+"""Notebook 008, could the benchmark see it: the differences the five figures show, each beside
+the smallest difference its benchmark's size can detect, and the power curves behind them."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from helpers import data, stats
+
+# (document, resource, benchmark, problems, what is compared, baseline, method): each value is
+# read from the data package by `_value` (a model or series name, or a described quantity)
+GAPS = (
+    ("000", "rl_length_scaling", "MATH500", 500, "long2short: k1.5-long vs k1.5-short w/ rl",
+     "k1.5-short w/ rl", "k1.5-long"),
+    ("000", "rl_length_scaling", "AIME2024", 30, "long2short: k1.5-long vs k1.5-short w/ rl",
+     "k1.5-short w/ rl", "k1.5-long"),
+    ("001", "training_dynamics", "MATH500", 500, "end of training vs its start", "start", "end"),
+    ("001", "training_dynamics", "AIME2024", 30, "end of training vs its start", "start", "end"),
+    ("002", "step_dpo_sizing", "MATH", 5000, "Qwen1.5-32B-Step-DPO vs Qwen1.5-32B-SFT",
+     "Qwen1.5-32B-SFT", "Qwen1.5-32B-Step-DPO"),
+    ("002", "step_dpo_sizing", "MATH", 5000, "Qwen2-72B-Step-DPO vs Qwen2-72B-Instruct",
+     "Qwen2-72B-Instruct", "Qwen2-72B-Step-DPO"),
+    ("003", "prm_data_scaling", "MATH500", 500, "ReasonFlux-PRM-7B vs Qwen2.5-Math-PRM-72B",
+     "Qwen2.5-Math-PRM-72B", "ReasonFlux-PRM-7B"),
+    ("003", "prm_data_scaling", "MATH500", 500, "ReasonFlux-PRM-7B vs Skywork-PRM-7B",
+     "Skywork-PRM-7B", "ReasonFlux-PRM-7B"),
+    ("004", "grpo_vs_mel", "AIME24", 30, "MEL vs GRPO at step 140", "GRPO", "MEL"),
+)  # fmt: skip
+
+
+def _value(resource: str, benchmark: str, name: str) -> float:
+    """One accuracy, as a fraction, as the data package holds it."""
+    df = data.load(resource)
+    if resource == "rl_length_scaling":
+        row = df.filter(panel=benchmark, model=name)["accuracy"] / 100
+    elif resource == "training_dynamics":
+        row = df.filter(benchmark=benchmark)[f"accuracy_{name}"]
+    elif resource == "step_dpo_sizing":
+        row = df.filter(model=name, kind="point")["accuracy"] / 100
+    elif resource == "prm_data_scaling":
+        row = df.filter(panel="PRM size", series=name)["accuracy"] / 100
+    else:  # grpo_vs_mel: the last described point
+        row = df.filter(method=name, kind="point").sort("step")["score"].tail(1)
+    return float(row.item())
+
+
+def gaps(alpha: float = 0.05, power: float = 0.8) -> pl.DataFrame:
+    """Each difference a figure shows, its benchmark's size, the smallest difference that size
+    detects (two runs compared unpaired: the papers give no per-problem answers) and the power
+    to see the difference shown."""
+    rows = []
+    for document, resource, benchmark, n, what, base, method in GAPS:
+        a, b = _value(resource, benchmark, base), _value(resource, benchmark, method)
+        p = (a + b) / 2
+        rows.append(
+            {
+                "document": document,
+                "benchmark": benchmark,
+                "problems": n,
+                "comparison": what,
+                "accuracy_a": a,
+                "accuracy_b": b,
+                "difference": b - a,
+                "minimum_detectable_difference": stats.minimum_detectable_difference(
+                    n, p, alpha=alpha, power=power
+                ),
+                "power": stats.unpaired_power(n, p, b - a, alpha),
+            }
+        )
+    return pl.DataFrame(rows).with_columns(
+        detectable=pl.col("difference").abs() >= pl.col("minimum_detectable_difference")
+    )
+
+
+def power_curves(table: pl.DataFrame) -> pl.DataFrame:
+    """Power against difference for each row of `gaps()`, at that row's size and accuracy:
+    every quarter point up to 5 points (where 5,000 problems' curve rises), every point up to
+    40 beyond."""
+    grid = [i / 400 for i in range(20)] + [i / 100 for i in range(5, 41)]
+    rows = [
+        {
+            "document": r["document"],
+            "benchmark": r["benchmark"],
+            "problems": r["problems"],
+            "comparison": r["comparison"],
+            "difference": d,
+            "power": stats.unpaired_power(
+                r["problems"], (r["accuracy_a"] + r["accuracy_b"]) / 2, d
+            ),
+        }
+        for r in table.iter_rows(named=True)
+        for d in grid
+    ]
+    return pl.DataFrame(rows)
