@@ -201,6 +201,23 @@ def _summary(c) -> list[str]:
     return lines
 
 
+PROBLEM_COLUMNS = [
+    "comparison", "benchmark", "at", "step_a", "step_b", "problem_id", "outcome",
+    "accuracy_a", "accuracy_b", "difference", "question", "reference", "answer_a", "answer_b",
+]  # fmt: skip
+
+
+def _problems_out(c, out: Path, inputs: list) -> None:
+    """The flipped problems, whole, as CSV (largest gain first in each comparison)."""
+    if out.suffix != ".csv":
+        raise DataError(out, "a --problems-out file ending in .csv", got=out.suffix)
+    _check_output(out, inputs)
+    table = c.problems if c.problems.height else pl.DataFrame(schema=PROBLEM_COLUMNS)
+    present = [col for col in PROBLEM_COLUMNS if col in table.columns]
+    write_text_atomic(out, _csv(table.select(present)))
+    print(f"wrote {out} ({table.height} problems that flipped)")
+
+
 def _compared_at(c) -> str:
     """What was compared with what, in words, for the chart's subtitle."""
     if c.checkpoint == "best":
@@ -227,6 +244,8 @@ def _compare(args) -> tuple[object, pl.DataFrame]:
     )
     for line in _summary(c):
         print(line)
+    if args.problems_out is not None:
+        _problems_out(c, args.problems_out, [p for _, p in args.runs])
     for note in c.notes:
         print(f"note: {note}")
     drawn = drawable.comparison(c)
@@ -274,6 +293,13 @@ def main(argv: list[str] | None = None) -> int:
         "checkpoint per benchmark (best; its selection bias is reported)",
     )
     comp.add_argument("--baseline", metavar="NAME", help="the run the others are compared with")
+    comp.add_argument(
+        "--problems-out",
+        type=Path,
+        metavar="FILE.csv",
+        help="also write the problems that flipped: each one's text, reference answer and "
+        "both runs' answers where the logs hold them, whole",
+    )
     comp.add_argument(
         "--adjust",
         choices=["holm", "bh", "none"],

@@ -311,3 +311,28 @@ def test_holm_and_benjamini_hochberg_by_hand():
     assert stats.adjust_p(p, "none") == p
     with pytest.raises(ValueError):
         stats.adjust_p(p, "bonferroni")
+
+
+def test_flipped_problems_carry_their_text_and_answers(tmp_path):
+    """Two real SkyThought MATH500 runs: --problems-out writes each of the 202 flipped problems
+    with its whole question, the reference answer and each run's first answer, as the files
+    hold them; the HTML's tooltips carry them cut to a line, with markup escaped."""
+
+    def records(path):
+        return {str(r["idx"]): r for r in map(json.loads, path.open())}
+
+    r7, r14 = records(SKY), records(SKY14)
+    flips, html = tmp_path / "flips.csv", tmp_path / "c.html"
+    args = ["compare", f"7b={SKY}", f"14b={SKY14}", "--problems-out", str(flips)]
+    assert main([*args, "-o", str(html)]) == 0
+    table = pl.read_csv(flips, schema_overrides={"problem_id": pl.String})
+    assert table.height == 171 + 31
+    for row in table.iter_rows(named=True):
+        a, b = r7[row["problem_id"]], r14[row["problem_id"]]
+        assert row["question"] == a["question"] and row["reference"] == a["gt"]
+        assert (row["answer_a"] or "") == a["pred"][0] and (row["answer_b"] or "") == b["pred"][0]
+        assert a["score"][0] != b["score"][0]
+    text = html.read_text()
+    long = next(r for r in table.iter_rows(named=True) if len(r["question"]) > 240)
+    shown = " ".join(long["question"][:239].split())
+    assert json.dumps(shown)[1:-1].replace("<", "\\u003c")[:60] in text  # as export escapes

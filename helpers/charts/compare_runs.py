@@ -177,6 +177,11 @@ def problem_flips(problems: pl.DataFrame, *, columns: int = 3) -> alt.FacetChart
         .then(pl.lit("method better"))
         .otherwise(pl.lit("baseline better")),
     )
+    texts = [  # where the logs hold them
+        c
+        for c in ("question", "reference", "answer_a", "answer_b")
+        if c in data.columns and data[c].null_count() < data.height
+    ]
     data = _panels(data, "where").select(
         "where",
         "panel",
@@ -189,7 +194,14 @@ def problem_flips(problems: pl.DataFrame, *, columns: int = 3) -> alt.FacetChart
         "outcome",
         "accuracy_a",
         "accuracy_b",
+        *texts,
     )
+    words = {
+        "question": "Problem",
+        "reference": "Reference answer",
+        "answer_a": "Baseline's answer",
+        "answer_b": "Method's answer",
+    }
     colour = (
         alt.Color("better:N")
         .scale(domain=["method better", "baseline better"], range=RUN_COLOURS[1::-1])
@@ -215,6 +227,7 @@ def problem_flips(problems: pl.DataFrame, *, columns: int = 3) -> alt.FacetChart
                 alt.Tooltip("accuracy_a:Q", format=".3f"),
                 alt.Tooltip("accuracy_b:Q", format=".3f"),
                 alt.Tooltip("difference:Q", format="+.3f"),
+                *(alt.Tooltip(f"{c}:N").title(words[c]) for c in texts),
             ],
         )
         .properties(name="problems")

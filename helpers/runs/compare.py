@@ -22,7 +22,7 @@ import polars as pl
 from helpers import stats
 from helpers.errors import DataError
 from helpers.runs import paired, query, spark, summarise
-from helpers.runs.readers import distinct_inputs
+from helpers.runs.readers import distinct_inputs, evals
 from helpers.runs.summarise import with_wilson
 
 CHECKPOINTS = ("same", "best")
@@ -107,13 +107,16 @@ def _entries(runs) -> list[tuple[str, int, Path | str]]:
 
 def _read(
     entries, benchmarks, options, engine: str = "polars"
-) -> tuple[pl.DataFrame | None, pl.DataFrame | None]:
+) -> tuple[pl.DataFrame | None, pl.DataFrame | None, dict[str, list]]:
     """Per-problem counts (run, seed, benchmark, step, problem_id, n, c) from per-sample logs,
-    and scores (run, seed, benchmark, step, score) from score-only logs."""
-    per_problem, scores = [], []
+    scores (run, seed, benchmark, step, score) from score-only logs, and per run the files of
+    its first seed that hold problem texts (`Loaded.texts`)."""
+    per_problem, scores, texts = [], [], {}
     for name, seed, path in entries:
         tag = {"run": pl.lit(name), "seed": pl.lit(seed, pl.Int64)}
         counts, loaded = summarise.problem_counts(path, benchmarks, options, engine=engine)
+        if loaded is not None and name not in texts:
+            texts[name] = loaded.texts
         if counts is not None:
             per_problem.append(
                 counts.select(**tag, benchmark="benchmark", step="step", problem_id="problem_id")
@@ -133,6 +136,7 @@ def _read(
     return (
         pl.concat(per_problem).sort(*KEYS, "problem_id", nulls_last=True) if per_problem else None,
         pl.concat(scores).sort(*KEYS, nulls_last=True) if scores else None,
+        texts,
     )
 
 
@@ -267,7 +271,7 @@ def compare(
     names = [baseline, *[n for n in names if n != baseline]]
     first_path = {n: next(p for m, _, p in entries if m == n) for n in names}
     options = {"step_pattern": step_pattern, "mapping": mapping, "problems": problems}
-    per_problem, scores = _read(entries, benchmarks, options, engine)
+    per_problem, scores, texts = _read(entries, benchmarks, options, engine)
     sample_runs = set(per_problem["run"]) if per_problem is not None else set()
     score_runs = set(scores["run"]) if scores is not None else set()
     mixed = sample_runs & score_runs
@@ -363,7 +367,7 @@ def compare(
         checkpoint=checkpoint,
         curves=curves,
         differences=differences,
-        problems=_flip_view(flips, checkpoint),
+        problems=_with_texts(_flip_view(flips, checkpoint), texts),
         notes=notes,
         logs={
             name: [p.name if isinstance(p, Path) else p for n, _, p in entries if n == name]
@@ -410,3 +414,48 @@ def _flip_view(flips: list[pl.DataFrame], checkpoint: str) -> pl.DataFrame:
         )
     )
     return view.with_columns(rank=pl.int_range(pl.len()).over("comparison", "benchmark") + 1)
+
+
+TEXT_COLUMNS = ("question", "reference", "answer_a", "answer_b")
+
+
+def _with_texts(problems: pl.DataFrame, texts: dict[str, list]) -> pl.DataFrame:
+    """The flipped problems with their text, reference answer and each run's first answer,
+    read from the runs' files at the steps compared (only those files: a run of a hundred
+    checkpoints reads one); null where a log holds no text."""
+    if not problems.height:
+        return problems
+    wanted = {
+        (r, b, s)
+        for r, b, s in problems.select("run_a", "benchmark", "step_a").unique().iter_rows()
+    } | {
+        (r, b, s)
+        for r, b, s in problems.select("run_b", "benchmark", "step_b").unique().iter_rows()
+    }
+    frames = [
+        evals.read_texts(path, kind).with_columns(
+            run=pl.lit(run), benchmark=pl.lit(benchmark), step=pl.lit(step, pl.Int64)
+        )
+        for run, files in texts.items()
+        for path, kind, step, benchmark in files
+        if (run, benchmark, step) in wanted
+    ]
+    if not frames:
+        return problems.with_columns(pl.lit(None, pl.String).alias(c) for c in TEXT_COLUMNS)
+    every = pl.concat(frames).unique(["run", "benchmark", "step", "problem_id"], keep="first")
+    key = ["benchmark", "problem_id"]
+
+    def side(s: str) -> pl.DataFrame:
+        return every.rename({"run": f"run_{s}", "step": f"step_{s}", "answer": f"answer_{s}"})
+
+    both = problems.join(
+        side("a"), on=["run_a", "step_a", *key], how="left", nulls_equal=True
+    ).join(
+        side("b").select("run_b", "step_b", *key, "answer_b", q_b="question", r_b="reference"),
+        on=["run_b", "step_b", *key],
+        how="left",
+        nulls_equal=True,
+    )
+    return both.with_columns(
+        question=pl.coalesce("question", "q_b"), reference=pl.coalesce("reference", "r_b")
+    ).drop("q_b", "r_b")

@@ -133,6 +133,23 @@ class DrawnComparison:
     notes: list[str]
 
 
+TEXT_SHOWN = {"question": 240, "reference": 80, "answer_a": 80, "answer_b": 80}  # characters
+
+
+def _shortened(problems: pl.DataFrame) -> pl.DataFrame:
+    """Problem texts cut for a tooltip (`compare --problems-out` writes them whole), on one
+    line: a question of 2,000 characters would cover the chart."""
+    return problems.with_columns(
+        pl.when(pl.col(c).str.len_chars() > n)
+        .then(pl.col(c).str.slice(0, n - 1) + "…")
+        .otherwise(pl.col(c))
+        .str.replace_all(r"\s+", " ")
+        .alias(c)
+        for c, n in TEXT_SHOWN.items()
+        if c in problems.columns
+    )
+
+
 def comparison(c) -> DrawnComparison:
     """A `compare.Comparison`'s frames fitted to what its chart can show: the same benchmarks
     in every part (at most `MAX_PANELS`), curves and differences thinned by step, the flipped
@@ -141,7 +158,7 @@ def comparison(c) -> DrawnComparison:
     keep = pl.col("benchmark").is_in(shown.order)
     curves = thin(c.curves.filter(keep), "step", ("run", "seed", "benchmark", "kind"))
     differences = thin(shown.frame, "step", ("comparison", "benchmark"))
-    problems = c.problems
+    problems = _shortened(c.problems)
     flips = Fitted(problems)
     if problems.height:
         flips = thin(

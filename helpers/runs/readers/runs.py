@@ -50,6 +50,9 @@ class Loaded:
     notes: list[str] = field(default_factory=list)
     order: list[str] = field(default_factory=list)  # benchmarks in the log's own order
     kind: str = "validation"  # or "training score": what `scores` measure
+    # per-sample files that hold problem texts: (path, format, step, benchmark), read only
+    # when asked (`evals.read_texts`), so that plotting a run never pays for its text
+    texts: list[tuple[Path, str, int | None, str]] = field(default_factory=list)
 
 
 def step_from_path(
@@ -127,7 +130,8 @@ def _file(path: Path, kind: str, parts: list[str], options: dict) -> Loaded:
     if kind in ("qwen-math", "lm-eval"):
         frame = evals.read_qwen_math(path) if kind == "qwen-math" else evals.read_lm_eval(path)
         benchmark = name or path.stem
-        return Loaded(path, kind, samples=_samples_frame(frame, step, benchmark).lazy())
+        samples = _samples_frame(frame, step, benchmark).lazy()
+        return Loaded(path, kind, samples=samples, texts=[(path, kind, step, benchmark)])
     if kind == "lighteval-details":
         frame = evals.read_lighteval_details(path, metric)
         task = re.sub(r"^details_", "", path.stem).split("|")
@@ -233,7 +237,8 @@ def combine(path: Path, loaded: list[Loaded]) -> Loaded:
     notes = [f"{len(loaded)} files: {', '.join(kinds)}"]
     if per_sample:
         samples = pl.concat([x.samples for x in per_sample])
-        return Loaded(path, "folder", samples=samples, notes=notes)
+        texts = [t for x in per_sample for t in x.texts]
+        return Loaded(path, "folder", samples=samples, notes=notes, texts=texts)
     scores = pl.concat([x.scores.with_columns(folder=pl.lit(str(x.path.parent))) for x in scored])
     repeats = (
         scores.group_by("step", "benchmark")
