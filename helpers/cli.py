@@ -355,6 +355,14 @@ def _power_args(sub) -> None:
     power.add_argument("--problems", type=int, metavar="N")
     power.add_argument("--accuracy", type=_fraction, metavar="P")
     power.add_argument("--agreement", type=_fraction, metavar="A")
+    power.add_argument(
+        "--samples",
+        type=int,
+        default=1,
+        metavar="K",
+        help="answers per problem, accuracy averaged over them (unpaired): prints the range "
+        "from problems always-or-never solved (samples add nothing) to equally hard ones",
+    )
     power.add_argument("--power", type=_fraction, default=0.8, help="default 0.8")
     power.add_argument("--alpha", type=_fraction, default=0.05, help="default 0.05")
     power.add_argument("-o", "--output", type=Path, metavar="OUT.csv", help="also write a CSV")
@@ -430,11 +438,25 @@ def _power_of_design(args) -> list[dict]:
 
     if args.problems < 1:
         raise DataError("--problems", "a positive number of problems", got=args.problems)
+    if args.samples < 1:
+        raise DataError("--samples", "a positive number of answers per problem", got=args.samples)
     designs = [("unpaired", None)] + ([("paired", args.agreement)] if args.agreement else [])
     rows = []
+    at = f"with {args.power:.0%} power at two-sided {args.alpha:g}"
     for design, agreement in designs:
+        if design == "paired" and args.samples > 1:
+            print("paired: with several samples per problem, give two runs' logs instead")
+            continue
+        options = {"agreement": agreement, "alpha": args.alpha, "power": args.power}
         d = stats.minimum_detectable_difference(
-            args.problems, args.accuracy, agreement=agreement, alpha=args.alpha, power=args.power
+            args.problems, args.accuracy, samples=args.samples, **options
+        )
+        low = (
+            stats.minimum_detectable_difference(
+                args.problems, args.accuracy, samples=args.samples, equally_hard=True, **options
+            )
+            if agreement is None
+            else d
         )
         rows.append(
             {
@@ -442,17 +464,24 @@ def _power_of_design(args) -> list[dict]:
                 "problems": args.problems,
                 "accuracy": args.accuracy,
                 "agreement": agreement,
+                "samples": args.samples,
                 "power": args.power,
                 "alpha": args.alpha,
                 "minimum_detectable_difference": None if d != d else d,
+                "if_problems_equally_hard": None if low != low else low,
             }
         )
         how = "" if agreement is None else f", {agreement:.0%} of problems answered alike"
-        at = f"with {args.power:.0%} power at two-sided {args.alpha:g}"
-        if d == d:
-            said = f"detect {d * 100:.1f} points ({d * args.problems:.1f} problems) {at}"
-        else:
+        if d != d:
             said = f"detect no difference {at}: the runs differ on too few problems"
+        elif low < d:
+            said = (
+                f"detect {d * 100:.1f} points {at} if {args.samples} samples add nothing "
+                f"(problems always or never solved), {low * 100:.1f} if the problems are "
+                "equally hard"
+            )
+        else:
+            said = f"detect {d * 100:.1f} points ({d * args.problems:.1f} problems) {at}"
         print(f"{design}{how}: {args.problems} problems at {args.accuracy:.0%} {said}")
     return rows
 

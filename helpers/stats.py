@@ -480,10 +480,17 @@ def minimum_detectable_difference(
     agreement: float | None = None,
     alpha: float = 0.05,
     power: float = 0.8,
+    samples: int = 1,
+    equally_hard: bool = False,
 ) -> float:
     """The smallest difference in accuracy (a fraction) that a two-sided test at `alpha`
     detects with probability `power`, comparing two runs on the same `problems`, one answer
     per problem each; NaN where no difference is (the runs differ on too few problems).
+
+    With `samples` answers per problem (accuracy averaged over them; unpaired only), how much
+    they help depends on how unequal the problems are, which one number cannot say: by default
+    none (each problem always or never solved: the per-problem variance stays p (1 - p)), or
+    with `equally_hard` fully (p (1 - p) / samples). A real benchmark lies between the two.
 
     Unpaired (no `agreement`): the normal approximation for two proportions near `accuracy`,
     (z_alpha/2 + z_power) * sqrt(2 p (1 - p) / n). Paired (`agreement`: the share of problems
@@ -501,7 +508,10 @@ def minimum_detectable_difference(
         raise ValueError("need problems >= 1, and accuracy, alpha and power between 0 and 1")
     za, zb = _normal_quantile(1 - alpha / 2), _normal_quantile(power)
     if agreement is None:
-        return (za + zb) * math.sqrt(2 * accuracy * (1 - accuracy) / problems)
+        variance = accuracy * (1 - accuracy) / (samples if equally_hard else 1)
+        return (za + zb) * math.sqrt(2 * variance / problems)
+    if samples != 1:
+        raise ValueError("several samples per problem: the paired size needs per-sample logs")
     psi = 1 - agreement  # the share of problems the runs answer differently
     if not 0 < psi <= 1:
         raise ValueError("agreement must be at least 0 and below 1")

@@ -225,3 +225,22 @@ def test_power_says_when_nothing_is_detectable():
     assert math.isnan(stats.minimum_detectable_difference(30, 0.3, agreement=0.9))
     with pytest.raises(ValueError):
         stats.minimum_detectable_difference(0, 0.3)
+
+
+def test_samples_per_problem_help_only_as_far_as_problems_are_alike():
+    """16 answers per problem on 30 problems: if each problem is always or never solved the
+    samples add nothing (the one-answer size); if every problem is equally hard they divide
+    the variance by 16. Simulated on equally hard problems, the smaller size is reached."""
+    one = stats.minimum_detectable_difference(30, 0.3)
+    assert stats.minimum_detectable_difference(30, 0.3, samples=16) == one
+    hard = stats.minimum_detectable_difference(30, 0.3, samples=16, equally_hard=True)
+    assert hard == pytest.approx(one / 4)
+    rng = np.random.default_rng(16)
+    sims, n, k = 4000, 30, 16
+    a = rng.binomial(k, 0.3 - hard / 2, (sims, n)).mean(axis=1) / k
+    b = rng.binomial(k, 0.3 + hard / 2, (sims, n)).mean(axis=1) / k
+    pooled = (a + b) / 2
+    z = (b - a) / np.sqrt(2 * pooled * (1 - pooled) / (n * k))
+    assert abs(np.mean(np.abs(z) > stats.Z95) - 0.8) < 0.03
+    with pytest.raises(ValueError):
+        stats.minimum_detectable_difference(30, 0.3, agreement=0.8, samples=4)
