@@ -191,6 +191,13 @@ def _summary(c) -> list[str]:
                 f"; unpaired [{_pct(r['unpaired_lo'])}, {_pct(r['unpaired_hi'])}]; "
                 f"problems won {r['won']}, lost {r['lost']}, tied {r['tied']}"
             )
+        if r["seed_variance"] is not None and r["problem_variance"] is not None:
+            seeds, problems = r["seed_variance"] ** 0.5, r["problem_variance"] ** 0.5
+            which = "training randomness" if seeds > problems else "problem sampling"
+            line += (
+                f"; spread from seeds ({r['seeds_a']} and {r['seeds_b']}) {seeds * 100:.1f} "
+                f"points, from problems {problems * 100:.1f}: {which} dominates"
+            )
         if r["selection_bias_b"] is not None:
             line += (
                 f"; picking the best of {r['checkpoints_b']} and {r['checkpoints_a']} checkpoints "

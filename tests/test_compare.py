@@ -336,3 +336,33 @@ def test_flipped_problems_carry_their_text_and_answers(tmp_path):
     long = next(r for r in table.iter_rows(named=True) if len(r["question"]) > 240)
     shown = " ".join(long["question"][:239].split())
     assert json.dumps(shown)[1:-1].replace("<", "\\u003c")[:60] in text  # as export escapes
+
+
+def test_seed_spread_and_problem_spread_are_reported_apart(tmp_path, capsys):
+    """Two seeds of each simulated run: the difference's variance from training randomness is
+    each run's between-seed variance over its seed count, summed; from problem sampling, the
+    paired interval's width; the printed line says which is larger."""
+    e = DATA / "examples" / "compare"
+    runs = [f"base={e}/baseline_seed{i}.parquet" for i in (1, 2)]
+    runs += [f"method={e}/method_seed{i}.parquet" for i in (1, 2)]
+    out = tmp_path / "d.csv"
+    assert main(["compare", *runs, "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    row = pl.read_csv(out).filter(benchmark="math500-like (simulated)", step=200).row(0, named=True)
+    curves = pl.concat(
+        pl.read_parquet(f"{e}/{name}_seed{i}.parquet").with_columns(
+            seed=pl.lit(i), run=pl.lit(name)
+        )
+        for name in ("baseline", "method")
+        for i in (1, 2)
+    ).filter(benchmark="math500-like (simulated)", step=200)
+    per_seed = curves.group_by("run", "seed").agg(pl.col("correct").mean()).sort("run", "seed")
+    expected = sum(
+        float(np.var(g["correct"].to_numpy(), ddof=1)) / 2
+        for _, g in per_seed.group_by("run", maintain_order=True)
+    )
+    assert row["seed_variance"] == pytest.approx(expected, rel=1e-9, abs=1e-12)
+    assert row["problem_variance"] == pytest.approx(
+        ((row["hi"] - row["lo"]) / (2 * stats.Z95)) ** 2
+    )
+    assert "spread from seeds (2 and 2)" in printed and "problem sampling dominates" in printed

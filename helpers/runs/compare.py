@@ -50,6 +50,8 @@ DIFFERENCE_COLUMNS = {
     "unpaired_hi": pl.Float64,
     "seed_lo": pl.Float64,
     "seed_hi": pl.Float64,
+    "seed_variance": pl.Float64,
+    "problem_variance": pl.Float64,
     "accuracy_a": pl.Float64,
     "accuracy_b": pl.Float64,
     "problems": pl.Int64,

@@ -75,6 +75,11 @@ def paired_row(a_rows: pl.DataFrame, b_rows: pl.DataFrame) -> tuple[dict, pl.Dat
     seed_bounds = stats.welch_interval(seed_acc[0], seed_acc[1])
     if seed_bounds is not None:
         row.update(seed_lo=seed_bounds[0], seed_hi=seed_bounds[1])
+        # the difference's variance from training (seeds differ on the same problems) and
+        # from which problems the benchmark drew (the paired interval's width)
+        row["seed_variance"] = sum(float(np.var(acc, ddof=1)) / len(acc) for acc in seed_acc)
+        if paired.lo is not None:
+            row["problem_variance"] = ((paired.hi - paired.lo) / (2 * stats.Z95)) ** 2
     return row, both.with_columns(difference=pl.col("accuracy_b") - pl.col("accuracy_a"))
 
 
