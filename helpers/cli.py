@@ -235,7 +235,7 @@ def _compared_at(c) -> str:
     return "compared at the same steps"
 
 
-def _compare(args) -> tuple[object, pl.DataFrame]:
+def _compare(args) -> tuple[object, object]:
     from helpers.runs import compare
 
     c = compare.compare(
@@ -266,7 +266,7 @@ def _compare(args) -> tuple[object, pl.DataFrame]:
         subtitle=drawable.subtitle(f"baseline: {c.runs[0]}; " + _compared_at(c), drawn.notes),
         columns=args.columns,
     )
-    return chart, c.differences
+    return chart, c
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -543,9 +543,15 @@ def _run(args) -> int:
     if out.suffix not in (*FORMATS, ".csv"):
         raise DataError(out, "an output ending in .html, .png, .svg or .csv", got=out.suffix)
     _check_output(out, _inputs(args))
+    appendix = ""
     if args.command == "compare":
-        make, table = _compare(args)
+        make, c = _compare(args)
+        table = c.differences
         chart = make() if out.suffix != ".csv" else None
+        if out.suffix == ".html":
+            from helpers.render import problems
+
+            appendix = problems.section(c.problems)
     else:
         chart, table = chart_for(
             args.files,
@@ -566,7 +572,7 @@ def _run(args) -> int:
             from helpers.render import export, theme
 
             theme.enable()
-            export.save(chart.to_dict(), out)
+            export.save(chart.to_dict(), out, appendix)
     except OSError as e:
         raise DataError(out, "a place the output can be written", got=e.strerror) from None
     print(f"wrote {out}")

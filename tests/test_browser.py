@@ -363,3 +363,42 @@ def test_hostile_names_never_run_in_the_static_report(browser, tmp_path):
     for page in pages:
         _assert_nothing_runs(browser, page.as_uri(), hover=False)
     _assert_nothing_runs(browser, figures[0].as_uri(), hover=True)
+
+
+def test_hostile_problem_text_never_runs_and_the_flips_filter(browser, tmp_path):
+    """Two runs whose problem texts, references and answers are the hostile strings: compare's
+    HTML shows them as text in its tooltips and its table of flipped problems (long ones
+    folded), nothing runs, and the filter shows only the problems the method won or lost."""
+    from helpers.cli import main
+
+    def run(name, right):
+        lines = [
+            {"idx": i, "question": text * 20 if i % 2 else text, "gt": text, "pred": [text],
+             "score": [ok], "code": [text]}
+            for i, (text, ok) in enumerate(zip(HOSTILE, right, strict=True))
+        ]  # fmt: skip
+        path = tmp_path / name / "math500.jsonl"  # the benchmark named as the file
+        path.parent.mkdir()
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+        return path
+
+    base = run("base", [True, False] * (len(HOSTILE) // 2))
+    new = run("new", [False, True] * (len(HOSTILE) // 2))
+    out = tmp_path / "compare.html"
+    assert main(["compare", f"base={base}", f"new={new}", "-o", str(out)]) == 0
+    _assert_nothing_runs(browser, out.as_uri(), hover=True)
+    page, _, _ = _offline_page(browser)
+    try:
+        page.goto(out.as_uri())
+        rows = page.locator("#flips tbody tr")
+        assert rows.count() == len(HOSTILE)
+        cells = page.evaluate(
+            "() => [...document.querySelectorAll('#flips tbody tr')].map(r => r.cells[5].textContent)"
+        )
+        assert sorted(cells) == sorted(HOSTILE)  # references, exactly as written
+        page.select_option("#flip-filter", "won")
+        assert page.locator("#flips tbody tr:not([hidden])").count() == len(HOSTILE) // 2
+        page.select_option("#flip-filter", "all")
+        assert page.locator("#flips tbody tr:not([hidden])").count() == len(HOSTILE)
+    finally:
+        page.context.close()

@@ -51,6 +51,7 @@ _PAGE = """<!DOCTYPE html>
 vegaEmbed("#vega-chart", JSON.parse(document.getElementById("vega-spec").textContent),
           {{renderer: "svg"}}).catch(console.error);
 </script>
+{appendix}
 </body>
 </html>
 """
@@ -103,22 +104,27 @@ def spec_title(spec: dict) -> str:
     return str(title)
 
 
-def to_html(spec: dict) -> str:
-    """A self-contained interactive page for the spec; no user text can run as script."""
+def to_html(spec: dict, appendix: str = "") -> str:
+    """A self-contained interactive page for the spec; no user text can run as script.
+    `appendix` is HTML put under the chart, already escaped by whoever built it."""
     return _PAGE.format(
-        title=html.escape(spec_title(spec) or "chart"), bundle=_bundle(), spec=json_for_html(spec)
+        title=html.escape(spec_title(spec) or "chart"),
+        bundle=_bundle(),
+        spec=json_for_html(spec),
+        appendix=appendix,
     )
 
 
-def save(spec: dict, path: str | Path) -> Path:
-    """Render a Vega-Lite spec to `path`, the format chosen by its suffix."""
+def save(spec: dict, path: str | Path, appendix: str = "") -> Path:
+    """Render a Vega-Lite spec to `path`, the format chosen by its suffix (`appendix`: HTML
+    under an HTML chart)."""
     path = Path(path)
     if path.suffix == ".png":
         return write_bytes_atomic(path, vlc.vegalite_to_png(spec, scale=2.0))
     if path.suffix == ".svg":
         return write_text_atomic(path, vlc.vegalite_to_svg(spec))
     if path.suffix == ".html":
-        return write_text_atomic(path, to_html(spec))
+        return write_text_atomic(path, to_html(spec, appendix))
     raise ValueError(f"{path}: the output must end in one of {', '.join(FORMATS)}")
 
 
