@@ -431,3 +431,75 @@ def test_step_from_path_pattern_given(tmp_path):
     assert table["step"].to_list() == [3, 7]
     assert table["score"].to_list() == pytest.approx([0.3, 0.7])
     assert math.isclose(table["problems"][0], 1319)
+
+
+# ---- TensorBoard event files (real runs: HF Trainer SFT, TRL GRPO) ----------------------------
+
+TB_STAGE2 = REALDATA / "illustrated_grpo_trl_stage2" / "runs"
+TB_STAGE4 = REALDATA / "illustrated_grpo_trl_stage4"
+TB_MEME = REALDATA / "math_meme_repair_hf_trainer"
+
+
+def test_tensorboard_scalars_are_read_as_tensorboard_wrote_them():
+    """TRL GRPO (stage 2): 300 steps of train/reward averaging 0.516, frac_reward_zero_std
+    0.63, a runtime of 118.5 s; the HF Trainer SFT run: its six losses, as float32."""
+    from helpers.runs.readers import tfevents
+
+    (stage2,) = tfevents.event_files(TB_STAGE2)
+    scalars = tfevents.read_scalars(stage2)
+    reward = scalars.filter(tag="train/reward")
+    assert reward.height == 300 and reward["step"].to_list() == list(range(1, 301))
+    assert round(reward["value"].mean(), 3) == 0.516
+    assert round(scalars.filter(tag="train/frac_reward_zero_std")["value"].mean(), 2) == 0.63
+    assert scalars.filter(tag="train/train_runtime")["value"].item() == pytest.approx(118.5, 1e-3)
+    (meme,) = tfevents.event_files(TB_MEME / "runs")
+    loss = tfevents.read_scalars(meme).filter(tag="train/loss")
+    state = json.loads((TB_MEME / "checkpoint-60" / "trainer_state.json").read_text())
+    logged = [(r["step"], r["loss"]) for r in state["log_history"] if "loss" in r]
+    assert loss["step"].to_list() == [s for s, _ in logged]
+    assert loss["value"].to_list() == pytest.approx([v for _, v in logged], rel=1e-7)
+
+
+def test_a_tensorboard_run_folder_reads_as_its_trainer_state(tmp_path):
+    """TRL GRPO stage 4: its run folder holds an aborted launch's event file (text only, no
+    scalar) and the run's; read as one run, it gives the same curve, to the byte, as the
+    trainer_state.json written beside it."""
+    mapping = ["--map", "accuracy=rewards/{benchmark}/mean"]
+    tb, state = tmp_path / "tb.csv", tmp_path / "state.csv"
+    assert main(["plot", str(TB_STAGE4 / "stage4_runs"), *mapping, "-o", str(tb)]) == 0
+    json_state = TB_STAGE4 / "stage4_trainer_state.json"
+    assert main(["plot", str(json_state), *mapping, "-o", str(state)]) == 0
+    assert tb.read_bytes() == state.read_bytes()
+    # the author's phase table: reward (correctness + 0.2 x format) 0.902, then the collapse
+    reward = pl.read_csv(tb).group_by("step").agg(pl.col("score").sum())
+    phases = reward.group_by((pl.col("step") - 1) // 50).agg(pl.col("score").mean())
+    assert phases.sort("step")["score"].round(3).to_list()[:2] == [0.902, 0.528]
+
+
+def test_tensorboard_files_are_known_by_content_and_checked(tmp_path, capsys):
+    """A file named like an event file but holding text is not read as one; a run cut off
+    mid-record keeps the records written before; a record whose checksum fails is an error
+    naming the record."""
+    from helpers.runs.readers import tfevents
+    from helpers.runs.readers.detect import detect
+
+    (stage2,) = tfevents.event_files(TB_STAGE2)
+    fake = tmp_path / "events.out.tfevents.1.host"
+    fake.write_text("step,loss\n1,0.5\n")
+    assert not tfevents.is_event_file(fake)
+    with pytest.raises(DataError):
+        detect(fake)
+    data = stage2.read_bytes()
+    cut = tmp_path / "cut" / stage2.name
+    cut.parent.mkdir()
+    cut.write_bytes(data[: len(data) // 2])
+    whole, half = tfevents.read_scalars(stage2), tfevents.read_scalars(cut)
+    assert 0 < half.height < whole.height and half.equals(whole.head(half.height))
+    bad = tmp_path / "bad" / stage2.name
+    bad.parent.mkdir()
+    damaged = bytearray(data)
+    damaged[len(data) // 2] ^= 0xFF
+    bad.write_bytes(bytes(damaged))
+    assert main(["plot", str(bad.parent), "-o", str(tmp_path / "x.csv")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {bad}, row ") and "matching its checksum" in err

@@ -9,6 +9,7 @@ from pathlib import Path
 import polars as pl
 
 from helpers.errors import DataError
+from helpers.runs.readers import tfevents
 from helpers.runs.readers._common import (
     csv_header,
     files_in,
@@ -25,6 +26,7 @@ FORMATS = {
     "metrics-csv": "per-step metric log (CSV with a step column)",
     "metrics-jsonl": "per-step metric log (JSON lines, one object per logged step)",
     "trl": "TRL trainer_state.json (log_history)",
+    "tensorboard": "TensorBoard event files (scalars; Trainer/TRL tags train/... and eval/...)",
     "qwen-math": "Qwen2.5-Math / SkyThought per-sample JSONL (idx, score, code)",
     "lm-eval": "lm-evaluation-harness samples_*.jsonl (doc_id, resps, metrics)",
     "qwen-math-metrics": "Qwen2.5-Math / SkyThought *_metrics.json (num_samples, acc in %)",
@@ -77,9 +79,13 @@ def detect(path: str | Path, mapping: Mapping[str, str] | None = None) -> str:
     if not path.is_dir():
         regular_file(path)
     if path.is_dir():
+        if tfevents.event_files(path):
+            return "tensorboard"
         if files_in(path, (".parquet", ".json", ".jsonl", ".csv"))[0]:
             return "folder"
         raise DataError(path, "a folder holding .parquet, .jsonl, .json or .csv logs; found none")
+    if tfevents.is_event_file(path):  # by content: the name ends in the writer's host name
+        return "tensorboard"
     suffix = path.suffix.lower()
     if suffix == ".parquet":
         try:

@@ -30,6 +30,7 @@ from pathlib import Path
 import polars as pl
 
 from helpers.errors import DataError
+from helpers.runs.readers import tfevents
 from helpers.runs.readers._common import (
     csv_header,
     csv_lines,
@@ -138,7 +139,9 @@ def _rows_frame(path: Path, rows: list[tuple[int, dict]], where: str) -> pl.Data
 
 def read_rows(path: Path) -> pl.DataFrame:
     """A metric log's rows, every column as text; `__line` holds each row's line in the file
-    (for JSON, the position in `log_history`)."""
+    (for JSON, the position in `log_history`; for TensorBoard, a record number)."""
+    if path.is_dir() or tfevents.NAME_MARK in path.name:
+        return tfevents.wide(path)
     if path.suffix == ".csv":
         header = csv_header(path)
         if len(set(header)) < len(header):

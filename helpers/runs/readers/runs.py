@@ -159,7 +159,7 @@ def _file(path: Path, kind: str, parts: list[str], options: dict) -> Loaded:
         rows = read(path, metric)
         notes = [f"{r['benchmark']}: {r['metric']}" for r in rows.iter_rows(named=True)]
         return Loaded(path, kind, scores=_scores_frame(rows, step), notes=notes)
-    if kind in ("wandb", "metrics-csv", "metrics-jsonl", "trl"):
+    if kind in ("wandb", "metrics-csv", "metrics-jsonl", "trl", "tensorboard"):
         return _metric_log(path, kind, options)
     if kind == "scores":
         return Loaded(path, kind, models=read_scores(path, benchmarks=options.get("benchmarks")))
@@ -284,7 +284,10 @@ def load(
     }
     with reading(path):
         kind = detect(path, options["mapping"])
-        if kind == "folder":
+        if kind == "tensorboard" and path.is_dir():  # one run, however many event files
+            loaded = _metric_log(path, kind, options)
+            loaded.notes.insert(0, FORMATS[kind])
+        elif kind == "folder":
             loaded = _folder(path, options)
         else:
             loaded = _file(path, kind, [path.name, path.parent.name], options)

@@ -1,0 +1,225 @@
+"""TensorBoard event files (`events.out.tfevents.*`), read without TensorFlow or TensorBoard.
+
+A file is a sequence of TFRecords: an 8-byte little-endian length, the masked CRC-32C of those
+8 bytes, the record, and the record's masked CRC-32C. Each record is an `Event` protocol
+buffer (tensorflow/core/util/event.proto); scalars are `Summary.Value`s holding either a
+`simple_value` (TensorFlow 1 style, and PyTorch's SummaryWriter) or a scalar `tensor` (TF 2).
+Only the fields read here are decoded: the rest of a message is skipped by its wire type.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator
+from pathlib import Path
+
+import polars as pl
+
+from helpers.errors import DataError
+from helpers.runs.readers._common import regular_file
+
+NAME_MARK = ".tfevents."  # in every event file's name, which ends in the writer's host name
+FIRST_EVENT = b"brain.Event:"  # an event file's first record holds its file_version
+
+# TensorProto dtypes that hold a number, with the struct format of one element
+_DTYPES = {1: "<f", 2: "<d", 3: "<i", 9: "<q", 4: "<B", 5: "<h", 6: "<b"}
+
+
+def _masked(crc: int) -> int:
+    return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
+
+
+def _crc(data: bytes) -> int:
+    import crc32c
+
+    return _masked(crc32c.crc32c(data))
+
+
+def records(path: Path) -> Iterator[tuple[int, bytes]]:
+    """(record number from 1, bytes) of each CRC-checked record. A record cut short at the end
+    of the file (a run still writing, or killed) ends the reading; a checksum that does not
+    match anywhere else is an error naming the record."""
+    regular_file(path)
+    with path.open("rb") as handle:
+        number = 0
+        while header := handle.read(12):
+            number += 1
+            if len(header) < 12:
+                return
+            length, length_crc = struct.unpack("<QI", header)
+            if _crc(header[:8]) != length_crc:
+                raise DataError(path, "a TensorBoard record length with its checksum", row=number)
+            data = handle.read(length)
+            footer = handle.read(4)
+            if len(data) < length or len(footer) < 4:
+                return  # the last record, cut short while it was written
+            if _crc(data) != struct.unpack("<I", footer)[0]:
+                raise DataError(path, "a TensorBoard record matching its checksum", row=number)
+            yield number, data
+
+
+def _varint(data: bytes, at: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        byte = data[at]
+        at += 1
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return value, at
+        shift += 7
+
+
+def _fields(data: bytes) -> Iterator[tuple[int, int, object]]:
+    """(field number, wire type, value) of a protocol buffer message: an int for varints and
+    fixed-width fields (as raw bytes for those), bytes for length-delimited ones."""
+    at = 0
+    while at < len(data):
+        key, at = _varint(data, at)
+        number, wire = key >> 3, key & 7
+        if wire == 0:
+            value, at = _varint(data, at)
+        elif wire == 1:
+            value, at = data[at : at + 8], at + 8
+        elif wire == 2:
+            size, at = _varint(data, at)
+            value, at = data[at : at + size], at + size
+        elif wire == 5:
+            value, at = data[at : at + 4], at + 4
+        else:
+            raise ValueError(f"wire type {wire}")
+        yield number, wire, value
+
+
+def _tensor_scalar(data: bytes) -> float | None:
+    """The number a scalar TensorProto holds, or None (text, a shape with elements, no data)."""
+    dtype, content, values = None, None, []
+    for number, wire, value in _fields(data):
+        if number == 1:
+            dtype = value
+        elif number == 2 and value:  # a shape with dimensions: not a scalar
+            return None
+        elif number == 4:
+            content = value
+        elif number == 5:  # float_val, packed or not
+            values += struct.unpack(f"<{len(value) // 4}f", value) if wire == 2 else [value]
+        elif number == 6:
+            values += struct.unpack(f"<{len(value) // 8}d", value) if wire == 2 else [value]
+        elif number in (7, 10) and wire == 0:  # int_val, int64_val unpacked
+            values.append(value)
+    if dtype not in _DTYPES:
+        return None
+    if content is not None and len(content) == struct.calcsize(_DTYPES[dtype]):
+        return float(struct.unpack(_DTYPES[dtype], content)[0])
+    if len(values) == 1:
+        value = values[0]
+        if isinstance(value, bytes):
+            return float(struct.unpack("<f" if len(value) == 4 else "<d", value)[0])
+        return float(value)
+    return None
+
+
+def _scalars(event: bytes) -> tuple[int, list[tuple[str, float]]] | None:
+    """The step and (tag, value) scalars of one Event, or None for an event without them."""
+    step, summary = 0, None
+    for number, _, value in _fields(event):
+        if number == 2:
+            step = value if value < 2**63 else value - 2**64
+        elif number == 5:
+            summary = value
+    if summary is None:
+        return None
+    found = []
+    for number, _, value in _fields(summary):
+        if number != 1:
+            continue
+        tag, scalar = None, None
+        for vn, vw, v in _fields(value):
+            if vn == 1:
+                tag = v.decode("utf-8", "replace")
+            elif vn == 2 and vw == 5:
+                scalar = struct.unpack("<f", v)[0]
+            elif vn == 8:
+                scalar = _tensor_scalar(v)
+        if tag is not None and scalar is not None:
+            found.append((tag, float(scalar)))
+    return step, found
+
+
+def is_event_file(path: Path) -> bool:
+    """An event file by content: its first record is a checked Event holding a file_version
+    (its name need only contain '.tfevents.': the end is the writer's host name)."""
+    if NAME_MARK not in path.name or not path.is_file():
+        return False
+    try:
+        for _, data in records(path):
+            return FIRST_EVENT in data[:64]
+    except (DataError, OSError, struct.error):
+        return False
+    return False
+
+
+def read_scalars(path: str | Path) -> pl.DataFrame:
+    """Every scalar of one event file as rows: step, tag, value, record (its number)."""
+    path = Path(path)
+    rows = []
+    for number, data in records(path):
+        try:
+            parsed = _scalars(data)
+        except (ValueError, IndexError, struct.error):
+            raise DataError(path, "a TensorBoard Event record", row=number) from None
+        if parsed is not None:
+            step, found = parsed
+            rows += [(step, tag, value, number) for tag, value in found]
+    schema = {"step": pl.Int64, "tag": pl.String, "value": pl.Float64, "record": pl.Int64}
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def event_files(folder: Path) -> list[Path]:
+    """The event files under a folder (each link followed once), oldest first: by the time
+    in the name (`events.out.tfevents.<seconds>.<host>...`), then the name."""
+    from helpers.runs.readers._common import files_in
+
+    found = [f for f in files_in(folder)[0] if is_event_file(f)]
+
+    def written(f: Path) -> tuple[int, str]:
+        stamp = f.name.split(NAME_MARK, 1)[1].split(".", 1)[0]
+        return (int(stamp) if stamp.isdigit() else 0, f.name)
+
+    return sorted(found, key=written)
+
+
+def _trainer_name(tag: str) -> str:
+    """A tag as Hugging Face's Trainer logs it in trainer_state.json: its TensorBoard callback
+    writes `loss` as `train/loss` and `eval_accuracy` as `eval/accuracy`."""
+    if tag.startswith("train/"):
+        return tag.removeprefix("train/")
+    if tag.startswith("eval/"):
+        return "eval_" + tag.removeprefix("eval/")
+    return tag
+
+
+def wide(path: Path) -> pl.DataFrame:
+    """One run's scalars, one row per step and one column per tag (named as in
+    trainer_state.json), from an event file or every event file under a folder (a restarted
+    run writes several: a later file's value for a step and tag replaces an earlier one's).
+    `__line` holds the record number of each step's first scalar."""
+    files = event_files(path) if path.is_dir() else [path]
+    frames = [read_scalars(f).with_columns(file=pl.lit(i)) for i, f in enumerate(files)]
+    every = pl.concat(frames) if frames else read_scalars_schema()
+    every = (
+        every.with_columns(pl.col("tag").map_elements(_trainer_name, return_dtype=pl.String))
+        .sort("file", "record")
+        .unique(["step", "tag"], keep="last", maintain_order=True)
+    )
+    lines = every.group_by("step").agg(__line=pl.col("record").min())
+    if every.height == 0:
+        return pl.DataFrame(schema={"step": pl.Int64, "__line": pl.Int64})
+    table = every.pivot(on="tag", index="step", values="value", aggregate_function="last")
+    return table.join(lines, on="step").sort("step")
+
+
+def read_scalars_schema() -> pl.DataFrame:
+    return pl.DataFrame(
+        schema={"step": pl.Int64, "tag": pl.String, "value": pl.Float64, "record": pl.Int64,
+                "file": pl.Int32}
+    )  # fmt: skip
