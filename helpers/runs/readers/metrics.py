@@ -195,6 +195,12 @@ def _match(template: str, columns: list[str]) -> dict[str, tuple[str, int | None
     return found
 
 
+def _header(path: Path) -> dict:
+    """Where column names are, for DataError: line 1 of a CSV or JSON lines file; a JSON
+    document or a TensorBoard log has no header line."""
+    return {"line": 1} if path.suffix in (".csv", ".jsonl") else {}
+
+
 def recognise(
     path: Path, columns: list[str], mapping: Mapping[str, str] | None = None
 ) -> MetricLog:
@@ -207,7 +213,7 @@ def recognise(
         raise DataError(
             path,
             f"a step column ({', '.join(STEP_NAMES)}, or --map step=COLUMN)",
-            line=1,
+            **_header(path),
             column=mapping.get("step", "step"),
             got=names[:6],
         )
@@ -215,7 +221,9 @@ def recognise(
     if "accuracy" in mapping:
         found = _match(mapping["accuracy"], names)
         if not found:
-            raise DataError(path, f"columns matching --map accuracy={mapping['accuracy']}", line=1)
+            raise DataError(
+                path, f"columns matching --map accuracy={mapping['accuracy']}", **_header(path)
+            )
         log.accuracy = {b or mapping["accuracy"]: c for b, (c, _) in found.items()}
         log.convention = f"--map accuracy={mapping['accuracy']}"
     else:
@@ -232,7 +240,7 @@ def recognise(
                 "one naming of validation accuracy; the file has several "
                 f"({options}): choose with --map accuracy=TEMPLATE, e.g. "
                 f"--map 'accuracy={_template_of(validation[0])}'",
-                line=1,
+                **_header(path),
             )
         chosen = (validation or candidates)[:1]
         for convention, found in chosen:
@@ -261,7 +269,7 @@ def recognise(
             "accuracy or response-length columns: "
             + ", ".join(t for _, _, t in CONVENTIONS)
             + " (or --map accuracy=TEMPLATE)",
-            line=1,
+            **_header(path),
             got=names[:6],
         )
     used = {step, *log.accuracy.values(), *log.tokens.values()}

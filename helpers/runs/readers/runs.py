@@ -286,6 +286,13 @@ def load(
         kind = detect(path, options["mapping"])
         if kind == "tensorboard" and path.is_dir():  # one run, however many event files
             loaded = _metric_log(path, kind, options)
+            others = files_in(path, (".parquet", ".json", ".jsonl", ".csv"))[0]
+            if others:
+                loaded.notes.append(
+                    f"left out {len(others)} other log file(s) in the folder (read them on "
+                    f"their own): {', '.join(str(f.relative_to(path)) for f in others[:2])}"
+                    + (" ..." if len(others) > 2 else "")
+                )
             loaded.notes.insert(0, FORMATS[kind])
         elif kind == "folder":
             loaded = _folder(path, options)
