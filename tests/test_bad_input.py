@@ -120,6 +120,8 @@ def _folder_and_its_file(d: Path) -> list[str]:
 
 
 QWEN = {"idx": 0, "level": 1, "score": [True], "code": ["x"]}
+VF = {"prompt": [{"role": "user", "content": "2+2?"}], "answer": "4", "reward": 1.0,
+      "completion": [{"role": "assistant", "content": "4"}]}  # fmt: skip
 
 
 def _lm_eval(values, docs=None) -> str:
@@ -378,6 +380,17 @@ CATALOGUE = {
         ),
         [],
         "line 4, column 'correct'",
+    ),
+    # verifiers vf-eval results
+    "verifiers without a correctness function": (
+        _text("v1.jsonl", json.dumps({**VF, "format_reward_func": 1.0}) + "\n"),
+        [],
+        "line 1: expected a reward function for correctness",
+    ),
+    "verifiers partial credit": (
+        _text("v2.jsonl", json.dumps({**VF, "correct_answer_reward_func": 0.5}) + "\n"),
+        [],
+        "line 1, column 'correct_answer_reward_func': expected a correctness of 0 or 1",
     ),
     # found by the generated JSON lines below: a `metrics` that is not a list of names
     "lm-eval metrics null": (
@@ -732,6 +745,11 @@ RECORD_KEYS = st.sampled_from(
         "step",
         "global_step",
         "eval/x/acc",
+        "prompt",
+        "completion",
+        "reward",
+        "answer",
+        "correct_answer_reward_func",
     ]
 )
 

@@ -154,17 +154,15 @@ def test_inspect_describes_every_real_file(path):
         assert words in text
 
 
-# Real runs no reader takes yet (issue 23: MLflow; issue 24: verifiers and TRL completion
-# dumps): until then each is refused with one line saying what was expected, never
+# Real runs no reader takes yet (issue 23: MLflow; issue 24: TRL completion dumps), and a
+# verifiers run that wrote no completion: until then each is refused with one line saying what was expected, never
 # read as something it is not. The TRL GRPO trainer_state.json reads, but logs no accuracy.
 def _results(folder):
     return next(folder.rglob("results.jsonl"))
 
 
 NOT_YET_READ = {
-    _results(VERIFIERS_MATH): "got ['answer', 'completion', 'correct_answer_reward_func'",
-    _results(VERIFIERS_GSM8K): "got ['answer', 'completion', 'correct_answer_reward_func'",
-    _results(VERIFIERS_WORDLE): "got ['answer', 'check_answer_reward_func', 'completion'",
+    _results(VERIFIERS_GSM8K): "every completion is empty (the run wrote its prompts but no",
     HF_TRAINER: "expected accuracy or response-length columns",
     MLFLOW: "expected a folder holding .parquet, .jsonl, .json or .csv logs; found none",
 }
@@ -174,6 +172,14 @@ EXPECTED[GRPO_COMPLETIONS] = [  # its TensorBoard run; the completion dumps wait
     "response length: overall mean, 300 steps",
     "left out 300 other log file(s) in the folder (read them on their own): "
     "completions/completions_00001.parquet, completions/completions_00002.parquet ...",
+]
+EXPECTED[_results(VERIFIERS_MATH)] = [
+    "verifiers",
+    "math-python: 5 problems, 3 sample(s) per problem, one evaluation (no step)",
+]
+EXPECTED[_results(VERIFIERS_WORDLE)] = [
+    "verifiers",
+    "wordle: 5 problems, 3 sample(s) per problem, one evaluation (no step)",
 ]
 EXPECTED[GRPO_STATE] = [
     "trl",
@@ -194,8 +200,9 @@ def test_every_real_file_is_covered():
     files = {p for p in REALDATA.iterdir() if p.name != "README.md"}
     files -= {REALDATA / "skythought_qwen2.5-14b-instruct_math500_samples.jsonl"}  # test_compare
     files -= {REALDATA / "SHA256SUMS-third-pass.txt"}  # checksums of the third pass, not a log
-    covered = set(EXPECTED) | {p for p in NOT_YET_READ if p.parent == REALDATA}
-    covered |= {REALDATA / p.relative_to(REALDATA).parts[0] for p in NOT_YET_READ}
+    read = [*EXPECTED, *NOT_YET_READ]
+    covered = {p for p in read if p.parent == REALDATA}
+    covered |= {REALDATA / p.relative_to(REALDATA).parts[0] for p in read}
     assert files == covered
 
 
@@ -509,3 +516,34 @@ def test_tensorboard_files_are_known_by_content_and_checked(tmp_path, capsys):
     assert main(["plot", str(bad.parent), "-o", str(tmp_path / "x.csv")]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"error: {bad}, row ") and "matching its checksum" in err
+
+
+# ---- verifiers vf-eval results (real: math-python, wordle; a degenerate gsm8k run) -----------
+
+
+@pytest.mark.parametrize(
+    "folder, solved",
+    [
+        (VERIFIERS_MATH, {"0": 2, "98": 3, "4": 3, "17": 3, "6": 3}),
+        (VERIFIERS_WORDLE, {"story": 3, "thing": 3, "water": 1, "voice": 2, "sleep": 2}),
+    ],
+)
+def test_verifiers_rollouts_are_grouped_by_problem(folder, solved, tmp_path):
+    """Rollouts grouped by problem (prompt and answer), not by `id`, which counts rows in the
+    older schema; correctness from the correctness reward function, not the summed `reward`
+    (Wordle's exceeds 1). math-python: 14 of 15 (the metadata's avg_reward 0.9333); Wordle:
+    11 of 15 (its metadata says 0.0, written before the results)."""
+    from helpers.runs.readers import evals
+
+    path = _results(folder)
+    samples = evals.read_verifiers(path)
+    texts = evals.read_texts(path, "verifiers").unique("problem_id", keep="first")
+    per_problem = (
+        samples.group_by("problem_id").agg(pl.col("correct").sum()).join(texts, on="problem_id")
+    )
+    assert dict(zip(per_problem["reference"], per_problem["correct"], strict=True)) == solved
+    out = tmp_path / "acc.csv"
+    assert main(["plot", str(path), "-o", str(out)]) == 0
+    overall = pl.read_csv(out).filter(pl.col("file") == "all").row(0, named=True)
+    assert (overall["problems"], overall["samples_per_problem"]) == (5, 3)
+    assert overall["accuracy"] == pytest.approx(sum(solved.values()) / 15)

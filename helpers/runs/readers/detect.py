@@ -29,6 +29,7 @@ FORMATS = {
     "tensorboard": "TensorBoard event files (scalars; Trainer/TRL tags train/... and eval/...)",
     "qwen-math": "Qwen2.5-Math / SkyThought per-sample JSONL (idx, score, code)",
     "lm-eval": "lm-evaluation-harness samples_*.jsonl (doc_id, resps, metrics)",
+    "verifiers": "verifiers vf-eval results.jsonl (prompt, completion, reward per rollout)",
     "qwen-math-metrics": "Qwen2.5-Math / SkyThought *_metrics.json (num_samples, acc in %)",
     "lm-eval-results": "lm-evaluation-harness results_*.json (results, n-samples)",
     "lighteval-results": "lighteval results_*.json (results, summary_tasks)",
@@ -61,6 +62,8 @@ def _line_kind(keys: set[str]) -> str | None:
         return "qwen-math"
     if {"doc_id", "resps"} <= keys or {"doc_id", "filtered_resps"} <= keys:
         return "lm-eval"
+    if {"prompt", "completion", "reward"} <= keys:
+        return "verifiers"
     if keys & set(STEP_NAMES):
         return "metrics-jsonl"
     return None

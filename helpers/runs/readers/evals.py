@@ -269,12 +269,18 @@ def _text(value) -> str | None:
 def read_texts(path: str | Path, kind: str) -> pl.DataFrame:
     """Each problem's text, reference answer and the run's first answer, where a per-sample
     file holds them (None where it does not): Qwen2.5-Math/SkyThought `question`, `gt` and
-    `pred`; lm-evaluation-harness `doc` (its question field), `target` and `filtered_resps`.
-    The files were checked when their samples were read; this pass reads only text."""
+    `pred`; lm-evaluation-harness `doc` (its question field), `target` and `filtered_resps`;
+    verifiers the prompt's user turns, `answer` and the completion's assistant turns. The
+    files were checked when their samples were read; this pass reads only text."""
     path = Path(path)
     rows = []
     for _, record in scan_jsonl_lines(path):
-        if kind == "qwen-math":
+        if kind == "verifiers":
+            key = _prompt_key(record)
+            question = _message_text(record.get("prompt"), "user") or None
+            reference = record.get("answer")
+            answers = [_message_text(record.get("completion"), "assistant")]
+        elif kind == "qwen-math":
             key = record.get("idx")
             question = next((record[k] for k in QUESTION_KEYS if k in record), None)
             reference = record.get("gt", record.get("answer"))
@@ -290,3 +296,79 @@ def read_texts(path: str | Path, kind: str) -> pl.DataFrame:
             answer = answer[0] if answer else None
         rows.append((str(key), _text(question), _text(reference), _text(answer)))
     return pl.DataFrame(rows, schema=TEXT_SCHEMA, orient="row")
+
+
+# ---- verifiers (vf-eval) results.jsonl ----------------------------------------------------------
+
+CORRECTNESS = ("correct", "check_answer", "accuracy", "exact_match")  # in reward-function names
+
+
+def _message_text(messages, role: str | None = None) -> str:
+    """The text of a chat: every message's content (of one role, if given), joined."""
+    if isinstance(messages, str):
+        return messages
+    if not isinstance(messages, list):
+        return ""
+    parts = [
+        m.get("content") or ""
+        for m in messages
+        if isinstance(m, dict) and (role is None or m.get("role") == role)
+    ]
+    return "\n".join(p if isinstance(p, str) else json.dumps(p) for p in parts)
+
+
+def _prompt_key(record: dict) -> str:
+    """A problem's id from its prompt and reference answer, the same in every run of the
+    environment (a game's prompt can be the same for every problem: Wordle's answers differ)."""
+    import hashlib
+
+    text = json.dumps([record.get("prompt"), record.get("answer")], ensure_ascii=False)
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
+
+
+def verifiers_correctness(path: Path, keys: list[str], metric: str | None = None) -> str:
+    """Which column says whether a rollout was right: `metric` if given, else the reward
+    function named for correctness (correct_answer_reward_func, check_answer_reward_func)."""
+    if metric is not None:
+        if metric not in keys:
+            raise DataError(path, f"a column {metric!r} (--map accuracy)", line=1, got=keys)
+        return metric
+    found = [k for k in keys if k.endswith("_func") and any(w in k for w in CORRECTNESS)]
+    if not found:
+        raise DataError(
+            path,
+            "a reward function for correctness (e.g. correct_answer_reward_func), or --map "
+            "accuracy=COLUMN naming a 0/1 column",
+            line=1,
+            got=[k for k in keys if k.endswith("_func") or k == "reward"],
+        )
+    return found[0]
+
+
+def read_verifiers(path: str | Path, metric: str | None = None) -> pl.DataFrame:
+    """A verifiers `vf-eval` results.jsonl (one line per rollout) as one row per answer:
+    problem_id (a hash of the prompt and answer: the file's `id` counts rows, not problems,
+    in older files), sample_id (the rollout's order among its problem's), correct (the correctness
+    reward function: 0 or 1). A run that wrote no completion at all cannot be scored: an
+    error, not 0% accuracy."""
+    path = Path(path)
+    rows, seen, column, generated = [], {}, None, 0
+    for number, record in scan_jsonl_lines(path):
+        column = column or verifiers_correctness(path, sorted(record), metric)
+        key = _prompt_key(record)
+        seen[key] = seen.get(key, -1) + 1
+        value = record.get(column)
+        if type(value) not in (int, float, bool) or value not in (0, 1):
+            raise DataError(
+                path, "a correctness of 0 or 1 per rollout", line=number, column=column, got=value
+            )
+        generated += bool(_message_text(record.get("completion"), "assistant").strip())
+        rows.append((key, seen[key], bool(value)))
+    if rows and not generated:
+        raise DataError(
+            path,
+            "generated completions to score; every completion is empty (the run wrote its "
+            "prompts but no rollout)",
+            column="completion",
+        )
+    return _frame(path, rows, SAMPLE_SCHEMA)

@@ -3,6 +3,7 @@ per-step scores where it has only those. This is what curves and comparisons sta
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -119,6 +120,18 @@ def _scores_frame(rows: pl.DataFrame, step: int | None) -> pl.DataFrame:
     )
 
 
+def _verifiers_env(path: Path) -> str:
+    """The environment a vf-eval run evaluated: `env` or `env_id` in metadata.json beside it,
+    else its folder's name (`outputs/evals/<env>--<model>/<run id>/`)."""
+    meta = path.parent / "metadata.json"
+    try:
+        doc = json.loads(meta.read_text(encoding="utf-8")) if meta.is_file() else {}
+    except (OSError, ValueError):
+        doc = {}
+    env = doc.get("env") or doc.get("env_id") if isinstance(doc, dict) else None
+    return str(env) if env else path.parent.parent.name.split("--")[0]
+
+
 def _file(path: Path, kind: str, parts: list[str], options: dict) -> Loaded:
     """One file; `parts` are the path parts that may name its step and benchmark, nearest
     first (the file's name, then its folders up to the input given)."""
@@ -130,6 +143,11 @@ def _file(path: Path, kind: str, parts: list[str], options: dict) -> Loaded:
     if kind in ("qwen-math", "lm-eval"):
         frame = evals.read_qwen_math(path) if kind == "qwen-math" else evals.read_lm_eval(path)
         benchmark = name or path.stem
+        samples = _samples_frame(frame, step, benchmark).lazy()
+        return Loaded(path, kind, samples=samples, texts=[(path, kind, step, benchmark)])
+    if kind == "verifiers":
+        frame = evals.read_verifiers(path, metric)
+        benchmark = name or _verifiers_env(path)
         samples = _samples_frame(frame, step, benchmark).lazy()
         return Loaded(path, kind, samples=samples, texts=[(path, kind, step, benchmark)])
     if kind == "lighteval-details":
