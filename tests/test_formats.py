@@ -154,8 +154,9 @@ def test_inspect_describes_every_real_file(path):
         assert words in text
 
 
-# Real runs no reader takes yet (issue 23: MLflow; issue 24: TRL completion dumps), and a
-# verifiers run that wrote no completion: until then each is refused with one line saying what was expected, never
+# Real runs no reader takes yet (issue 24: TRL completion dumps), runs read whose metrics no
+# convention names (HF Trainer SFT, the MLflow store: --map), and a verifiers run that wrote
+# no completion: until then each is refused with one line saying what was expected, never
 # read as something it is not. The TRL GRPO trainer_state.json reads, but logs no accuracy.
 def _results(folder):
     return next(folder.rglob("results.jsonl"))
@@ -164,7 +165,7 @@ def _results(folder):
 NOT_YET_READ = {
     _results(VERIFIERS_GSM8K): "every completion is empty (the run wrote its prompts but no",
     HF_TRAINER: "expected accuracy or response-length columns",
-    MLFLOW: "expected a folder holding .parquet, .jsonl, .json or .csv logs; found none",
+    MLFLOW: "expected accuracy or response-length columns",  # read; its metrics need --map
 }
 EXPECTED[GRPO_COMPLETIONS] = [  # its TensorBoard run; the completion dumps wait for issue 24
     "tensorboard",
@@ -547,3 +548,55 @@ def test_verifiers_rollouts_are_grouped_by_problem(folder, solved, tmp_path):
     overall = pl.read_csv(out).filter(pl.col("file") == "all").row(0, named=True)
     assert (overall["problems"], overall["samples_per_problem"]) == (5, 3)
     assert overall["accuracy"] == pytest.approx(sum(solved.values()) / 15)
+
+
+# ---- MLflow file store (real: a parent run and three nested iteration runs) --------------------
+
+
+def test_mlflow_nested_runs_are_stitched_into_one_curve(tmp_path, capsys):
+    """The parent run logs no metric; its three children log one point each at step 1, 2, 3:
+    read as one run, acceptance_rate is 1.0, 1.0, 0.8 and avg_quality_score 0.92, 0.92,
+    0.835; the empty Default experiment is ignored; one child's folder alone is its point."""
+    out = tmp_path / "m.csv"
+    args = ["plot", str(MLFLOW), "--map", "accuracy=acceptance_rate", "-o", str(out)]
+    assert main(args) == 0
+    table = pl.read_csv(out)
+    assert table.select("step", "score").rows() == [(1, 1.0), (2, 1.0), (3, 0.8)]
+    assert main(["inspect", str(MLFLOW), "--map", "accuracy=avg_quality_score"]) == 0
+    text = capsys.readouterr().out
+    assert "run 'self_training_full_run'; 3 nested runs stitched by step" in text
+    assert "avg_quality_score: validation, size unknown (--problems NAME=N), 3 steps (1-3)" in text
+    (child,) = [
+        m.parent
+        for m in MLFLOW.rglob("meta.yaml")
+        if (m.parent / "tags" / "mlflow.runName").is_file()
+        and (m.parent / "tags" / "mlflow.runName").read_text().strip() == "iteration_3"
+    ]
+    one = tmp_path / "one.csv"
+    assert main(["plot", str(child), "--map", "accuracy=avg_quality_score", "-o", str(one)]) == 0
+    assert pl.read_csv(one).select("step", "score").rows() == [(3, 0.835)]
+
+
+def test_mlflow_store_of_several_runs_and_a_bad_metric_line(tmp_path, capsys):
+    """Two unrelated runs with metrics are not merged into one curve: the error names them;
+    a metric line that is not '<timestamp> <value> <step>' names its file and line."""
+    import shutil
+
+    store = tmp_path / "mlruns"
+    shutil.copytree(MLFLOW / "mlruns", store)
+    run = next(
+        m.parent for m in sorted(store.rglob("meta.yaml")) if (m.parent / "metrics").is_dir()
+    )
+    other = store / "0" / "fff0"
+    shutil.copytree(run, other)
+    (other / "meta.yaml").write_text("run_id: fff0\nrun_name: other\n")
+    for tag in (other / "tags").iterdir():
+        tag.unlink()
+    assert main(["inspect", str(tmp_path), "--map", "accuracy=acceptance_rate"]) == 2
+    assert "the store holds 2 runs (other, self_training_full_run)" in capsys.readouterr().err
+    shutil.rmtree(other)
+    metric = next(run.glob("metrics/acceptance_rate"))
+    metric.write_text(metric.read_text() + "1777311567465 lots 2\n")
+    assert main(["inspect", str(tmp_path), "--map", "accuracy=acceptance_rate"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {metric}, line 2: expected '<timestamp> <value> <step>'")

@@ -9,7 +9,7 @@ from pathlib import Path
 import polars as pl
 
 from helpers.errors import DataError
-from helpers.runs.readers import tfevents
+from helpers.runs.readers import mlflow_store, tfevents
 from helpers.runs.readers._common import (
     csv_header,
     files_in,
@@ -26,6 +26,7 @@ FORMATS = {
     "metrics-csv": "per-step metric log (CSV with a step column)",
     "metrics-jsonl": "per-step metric log (JSON lines, one object per logged step)",
     "trl": "TRL trainer_state.json (log_history)",
+    "mlflow": "MLflow file store (mlruns/: metrics/<name> per run; nested runs by step)",
     "tensorboard": "TensorBoard event files (scalars; Trainer/TRL tags train/... and eval/...)",
     "qwen-math": "Qwen2.5-Math / SkyThought per-sample JSONL (idx, score, code)",
     "lm-eval": "lm-evaluation-harness samples_*.jsonl (doc_id, resps, metrics)",
@@ -84,6 +85,8 @@ def detect(path: str | Path, mapping: Mapping[str, str] | None = None) -> str:
     if path.is_dir():
         if tfevents.event_files(path):
             return "tensorboard"
+        if mlflow_store.is_store(path):
+            return "mlflow"
         if files_in(path, (".parquet", ".json", ".jsonl", ".csv"))[0]:
             return "folder"
         raise DataError(path, "a folder holding .parquet, .jsonl, .json or .csv logs; found none")

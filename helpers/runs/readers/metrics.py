@@ -291,12 +291,15 @@ def _template_of(candidate) -> str:
     return next(t for c, role, t in CONVENTIONS if c == convention and role == "accuracy")
 
 
-def read_metric_log(path: str | Path, mapping: Mapping[str, str] | None = None) -> MetricLog:
+def read_metric_log(
+    path: str | Path, mapping: Mapping[str, str] | None = None, rows: pl.DataFrame | None = None
+) -> MetricLog:
     """Read and recognise a per-step metric log; numbers are checked cell by cell (a cell that
     is not a number is an error naming its line and column), and a step logged on several
-    rows is merged (trainers log training and evaluation metrics on separate rows)."""
+    rows is merged (trainers log training and evaluation metrics on separate rows). `rows`:
+    the log's rows where the caller read them already (a tracker's store)."""
     path = Path(path)
-    rows = read_rows(path)
+    rows = read_rows(path) if rows is None else rows
     log = recognise(path, rows.columns, mapping)
     wanted = [log.step, *log.accuracy.values(), *log.tokens.values()]
     frame = numeric(

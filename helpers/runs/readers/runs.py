@@ -13,7 +13,7 @@ import polars as pl
 
 from helpers import benchmark_sizes
 from helpers.errors import DataError
-from helpers.runs.readers import evals, results
+from helpers.runs.readers import evals, mlflow_store, results
 from helpers.runs.readers._common import files_in, reading
 from helpers.runs.readers.detect import FORMATS, detect
 from helpers.runs.readers.metrics import read_metric_log
@@ -184,8 +184,8 @@ def _file(path: Path, kind: str, parts: list[str], options: dict) -> Loaded:
     raise DataError(path, "a run's log", got=kind)
 
 
-def _metric_log(path: Path, kind: str, options: dict) -> Loaded:
-    log = read_metric_log(path, options.get("mapping"))
+def _metric_log(path: Path, kind: str, options: dict, rows: pl.DataFrame | None = None) -> Loaded:
+    log = read_metric_log(path, options.get("mapping"), rows)
     scores = log.scores()
     if log.accuracy and not scores.height:
         raise DataError(
@@ -302,7 +302,11 @@ def load(
     }
     with reading(path):
         kind = detect(path, options["mapping"])
-        if kind == "tensorboard" and path.is_dir():  # one run, however many event files
+        if kind == "mlflow":  # one run, its nested runs stitched by step
+            rows, said = mlflow_store.wide(path)
+            loaded = _metric_log(path, kind, options, rows)
+            loaded.notes[:0] = [FORMATS[kind], *said]
+        elif kind == "tensorboard" and path.is_dir():  # one run, however many event files
             loaded = _metric_log(path, kind, options)
             others = files_in(path, (".parquet", ".json", ".jsonl", ".csv"))[0]
             if others:
