@@ -600,3 +600,25 @@ def test_mlflow_store_of_several_runs_and_a_bad_metric_line(tmp_path, capsys):
     assert main(["inspect", str(tmp_path), "--map", "accuracy=acceptance_rate"]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"error: {metric}, line 2: expected '<timestamp> <value> <step>'")
+
+
+# ---- TRL completion dumps (real: GRPOTrainer log_completions, 300 steps x 6 generations) ------
+
+
+def test_trl_completion_dumps_are_read_per_generation(tmp_path):
+    """1,800 generations, mean correctness 0.516; each step's accuracy is the mean of its six
+    generations and equals the train/reward TensorBoard logged for that step, at all 300 steps;
+    the 50-step means rise from 0.493 to 0.637."""
+    from helpers.runs.readers import tfevents
+
+    out = tmp_path / "c.csv"
+    assert main(["plot", str(GRPO_COMPLETIONS / "completions"), "-o", str(out)]) == 0
+    table = pl.read_csv(out)
+    assert table.height == 300 and (table["samples"] == 6).all() and (table["problems"] == 1).all()
+    assert round(table["accuracy"].mean(), 3) == 0.516
+    (events,) = tfevents.event_files(TB_STAGE2)
+    reward = tfevents.read_scalars(events).filter(tag="train/reward").sort("step")
+    assert table.sort("step")["accuracy"].to_list() == pytest.approx(reward["value"].to_list())
+    phases = table.group_by((pl.col("step") - 1) // 50).agg(pl.col("accuracy").mean()).sort("step")
+    assert phases["accuracy"].round(3).to_list()[0] == 0.493
+    assert phases["accuracy"].round(3).to_list()[-1] == 0.637

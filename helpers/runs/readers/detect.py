@@ -30,6 +30,7 @@ FORMATS = {
     "tensorboard": "TensorBoard event files (scalars; Trainer/TRL tags train/... and eval/...)",
     "qwen-math": "Qwen2.5-Math / SkyThought per-sample JSONL (idx, score, code)",
     "lm-eval": "lm-evaluation-harness samples_*.jsonl (doc_id, resps, metrics)",
+    "trl-completions": "TRL completions Parquet (step, prompt, completion, rewards per generation)",
     "verifiers": "verifiers vf-eval results.jsonl (prompt, completion, reward per rollout)",
     "qwen-math-metrics": "Qwen2.5-Math / SkyThought *_metrics.json (num_samples, acc in %)",
     "lm-eval-results": "lm-evaluation-harness results_*.json (results, n-samples)",
@@ -102,6 +103,8 @@ def detect(path: str | Path, mapping: Mapping[str, str] | None = None) -> str:
             return "samples"
         if {"example", "metrics"} <= set(names):
             return "lighteval-details"
+        if {"step", "prompt", "completion"} <= set(names):
+            return "trl-completions"
         missing = [c for c in SAMPLE_COLUMNS if c not in names]
         raise DataError(
             path,

@@ -372,3 +372,48 @@ def read_verifiers(path: str | Path, metric: str | None = None) -> pl.DataFrame:
             column="completion",
         )
     return _frame(path, rows, SAMPLE_SCHEMA)
+
+
+# ---- TRL GRPOTrainer completion dumps (log_completions: completions/completions_<step>.parquet)
+
+TRL_COMPLETION_COLUMNS = ("step", "prompt", "completion")
+
+
+def read_trl_completions(path: str | Path, metric: str | None = None) -> pl.DataFrame:
+    """One TRL completions Parquet (one row per generation: step, prompt, completion, one
+    column per reward function, advantage) as one row per answer: step, problem_id (a hash of
+    the prompt), sample_id (the generation's order within its prompt and step), correct (the
+    correctness reward function: 0 or 1)."""
+    import hashlib
+
+    path = Path(path)
+    try:
+        frame = pl.read_parquet(path)
+    except (pl.exceptions.PolarsError, OSError) as e:
+        raise DataError(path, "a readable Parquet file", got=str(e)[:80]) from None
+    rewards = [c for c in frame.columns if c not in (*TRL_COMPLETION_COLUMNS, "advantage")]
+    column = metric or next((c for c in rewards if any(w in c for w in CORRECTNESS)), None)
+    if column not in frame.columns:
+        raise DataError(
+            path,
+            "a correctness reward column (e.g. correctness_reward), or --map accuracy=COLUMN "
+            "naming a 0/1 column",
+            got=rewards,
+        )
+    values = frame[column]
+    if not (values.dtype.is_numeric() or values.dtype == pl.Boolean):
+        raise DataError(path, "a correctness of 0 or 1", column=column, got=str(values.dtype))
+    bad = ~values.cast(pl.Float64).is_in([0.0, 1.0]).fill_null(False)
+    if bad.any():
+        row = int(bad.arg_true()[0])
+        raise DataError(
+            path, "a correctness of 0 or 1", row=row + 1, column=column, got=values[row]
+        )
+    keys = {p: hashlib.sha1(p.encode("utf-8")).hexdigest()[:16] for p in frame["prompt"].unique()}
+    return frame.select(
+        pl.col("step").cast(pl.Int64),
+        pl.col("prompt").replace_strict(keys, return_dtype=pl.String).alias("problem_id"),
+        (pl.int_range(pl.len()).over("step", "prompt")).cast(pl.Int64).alias("sample_id"),
+        (pl.col(column) == 1).alias("correct"),
+        pl.lit(column).alias("benchmark"),
+    )

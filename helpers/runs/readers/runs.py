@@ -145,6 +145,13 @@ def _file(path: Path, kind: str, parts: list[str], options: dict) -> Loaded:
         benchmark = name or path.stem
         samples = _samples_frame(frame, step, benchmark).lazy()
         return Loaded(path, kind, samples=samples, texts=[(path, kind, step, benchmark)])
+    if kind == "trl-completions":  # the step is in the data
+        frame = evals.read_trl_completions(path, metric)
+        samples = frame.select(
+            "step", "benchmark", "problem_id", "sample_id", "correct",
+            pl.lit(None, pl.Int64).alias("response_tokens"),
+        )  # fmt: skip
+        return Loaded(path, kind, samples=samples.lazy())
     if kind == "verifiers":
         frame = evals.read_verifiers(path, metric)
         benchmark = name or _verifiers_env(path)
