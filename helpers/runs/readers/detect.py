@@ -83,12 +83,13 @@ def detect(path: str | Path, mapping: Mapping[str, str] | None = None) -> str:
         raise DataError(path, "an existing file or folder (not found)")
     if not path.is_dir():
         regular_file(path)
-    if path.is_dir():
-        if tfevents.event_files(path):
+    if path.is_dir():  # walked once: a tracker's store first, else a folder of logs
+        files = files_in(path)[0]
+        if any(map(tfevents.is_event_file, files)):
             return "tensorboard"
-        if mlflow_store.is_store(path):
+        if any(map(mlflow_store.run_of, files)):
             return "mlflow"
-        if files_in(path, (".parquet", ".json", ".jsonl", ".csv"))[0]:
+        if any(f.suffix.lower() in (".parquet", ".json", ".jsonl", ".csv") for f in files):
             return "folder"
         raise DataError(path, "a folder holding .parquet, .jsonl, .json or .csv logs; found none")
     if tfevents.is_event_file(path):  # by content: the name ends in the writer's host name

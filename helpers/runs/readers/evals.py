@@ -12,6 +12,14 @@ from helpers.errors import DataError
 from helpers.runs.readers._common import scan_jsonl_lines
 
 
+def _text_key(text: str) -> str:
+    """A problem's id from its text, the same in every run that was given the same text (where
+    a log has no id of its own, or one that counts rows)."""
+    import hashlib
+
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
+
+
 def _frame(path: Path, rows: list[tuple], schema: dict) -> pl.DataFrame:
     if not rows:
         raise DataError(path, "at least one JSON line; the file is empty", line=1)
@@ -152,8 +160,6 @@ def read_lighteval_details(path: str | Path, metric: str | None = None) -> pl.Da
     """lighteval details Parquet (one row per problem, a `metrics` struct) as one row per
     problem: problem_id (a hash of the `example` text, so the same problem pairs across runs
     whatever its position), sample_id 0, correct (the metric: 0 or 1)."""
-    import hashlib
-
     path = Path(path)
     try:
         frame = pl.read_parquet(path, columns=["example", "metrics"])
@@ -172,7 +178,7 @@ def read_lighteval_details(path: str | Path, metric: str | None = None) -> pl.Da
         raise DataError(path, f"a metric {metric or 'in metrics'}", column="metrics", got=names)
     rows = []
     for i, (example, metrics) in enumerate(frame.iter_rows()):
-        key = hashlib.sha1(str(example).encode("utf-8")).hexdigest()[:16]
+        key = _text_key(str(example))
         rows.append((key, 0, _binary(path, metrics[name], f"metrics.{name}", line=i + 1)))
     return _frame(path, rows, SAMPLE_SCHEMA)
 
@@ -320,10 +326,7 @@ def _message_text(messages, role: str | None = None) -> str:
 def _prompt_key(record: dict) -> str:
     """A problem's id from its prompt and reference answer, the same in every run of the
     environment (a game's prompt can be the same for every problem: Wordle's answers differ)."""
-    import hashlib
-
-    text = json.dumps([record.get("prompt"), record.get("answer")], ensure_ascii=False)
-    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
+    return _text_key(json.dumps([record.get("prompt"), record.get("answer")], ensure_ascii=False))
 
 
 def verifiers_correctness(path: Path, keys: list[str], metric: str | None = None) -> str:
@@ -384,8 +387,6 @@ def read_trl_completions(path: str | Path, metric: str | None = None) -> pl.Data
     column per reward function, advantage) as one row per answer: step, problem_id (a hash of
     the prompt), sample_id (the generation's order within its prompt and step), correct (the
     correctness reward function: 0 or 1)."""
-    import hashlib
-
     path = Path(path)
     try:
         frame = pl.read_parquet(path)
@@ -409,7 +410,7 @@ def read_trl_completions(path: str | Path, metric: str | None = None) -> pl.Data
         raise DataError(
             path, "a correctness of 0 or 1", row=row + 1, column=column, got=values[row]
         )
-    keys = {p: hashlib.sha1(p.encode("utf-8")).hexdigest()[:16] for p in frame["prompt"].unique()}
+    keys = {p: _text_key(p) for p in frame["prompt"].unique()}
     return frame.select(
         pl.col("step").cast(pl.Int64),
         pl.col("prompt").replace_strict(keys, return_dtype=pl.String).alias("problem_id"),

@@ -36,25 +36,23 @@ def _tag(run: Path, name: str) -> str | None:
     return tag.read_text(encoding="utf-8").strip() if tag.is_file() else None
 
 
+def run_of(meta: Path) -> Run | None:
+    """The run a `meta.yaml` describes, or None (another file, or an experiment's meta.yaml)."""
+    if meta.name != "meta.yaml":
+        return None
+    text = meta.read_text(encoding="utf-8", errors="replace")
+    run_id = _RUN_ID.search(text)
+    if run_id is None:
+        return None
+    named = _tag(meta.parent, "mlflow.runName") or (_RUN_NAME.search(text) or [None, ""])[1]
+    parent = _tag(meta.parent, "mlflow.parentRunId")
+    return Run(meta.parent, run_id.group(1), named or run_id.group(1), parent)
+
+
 def runs(folder: Path) -> list[Run]:
-    """Every run under a folder (a store, an experiment or one run's folder), by its
-    meta.yaml."""
-    found = []
-    for meta in files_in(folder)[0]:
-        if meta.name != "meta.yaml":
-            continue
-        text = meta.read_text(encoding="utf-8", errors="replace")
-        run_id = _RUN_ID.search(text)
-        if run_id is None:  # an experiment's meta.yaml
-            continue
-        named = _tag(meta.parent, "mlflow.runName") or (_RUN_NAME.search(text) or [None, ""])[1]
-        parent = _tag(meta.parent, "mlflow.parentRunId")
-        found.append(Run(meta.parent, run_id.group(1), named or run_id.group(1), parent))
+    """Every run under a folder (a store, an experiment or one run's folder)."""
+    found = [r for r in map(run_of, files_in(folder)[0]) if r is not None]
     return sorted(found, key=lambda r: str(r.path))
-
-
-def is_store(folder: Path) -> bool:
-    return bool(runs(folder))
 
 
 def _points(run: Run) -> list[tuple[int, str, float, int]]:

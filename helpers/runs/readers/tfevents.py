@@ -188,14 +188,16 @@ def event_files(folder: Path) -> list[Path]:
     return sorted(found, key=written)
 
 
-def _trainer_name(tag: str) -> str:
-    """A tag as Hugging Face's Trainer logs it in trainer_state.json: its TensorBoard callback
+def _trainer_names(tag: pl.Expr) -> pl.Expr:
+    """Tags as Hugging Face's Trainer logs them in trainer_state.json: its TensorBoard callback
     writes `loss` as `train/loss` and `eval_accuracy` as `eval/accuracy`."""
-    if tag.startswith("train/"):
-        return tag.removeprefix("train/")
-    if tag.startswith("eval/"):
-        return "eval_" + tag.removeprefix("eval/")
-    return tag
+    return (
+        pl.when(tag.str.starts_with("train/"))
+        .then(tag.str.strip_prefix("train/"))
+        .when(tag.str.starts_with("eval/"))
+        .then("eval_" + tag.str.strip_prefix("eval/"))
+        .otherwise(tag)
+    )
 
 
 def wide(path: Path) -> pl.DataFrame:
@@ -204,22 +206,16 @@ def wide(path: Path) -> pl.DataFrame:
     run writes several: a later file's value for a step and tag replaces an earlier one's).
     `__line` holds the record number of each step's first scalar."""
     files = event_files(path) if path.is_dir() else [path]
-    frames = [read_scalars(f).with_columns(file=pl.lit(i)) for i, f in enumerate(files)]
-    every = pl.concat(frames) if frames else read_scalars_schema()
+    if not files:
+        raise DataError(path, "TensorBoard event files (events.out.tfevents.*); found none")
+    every = pl.concat([read_scalars(f).with_columns(file=pl.lit(i)) for i, f in enumerate(files)])
+    if every.height == 0:  # event files with no scalar (an aborted launch's text summaries)
+        return pl.DataFrame(schema={"step": pl.Int64, "__line": pl.Int64})
     every = (
-        every.with_columns(pl.col("tag").map_elements(_trainer_name, return_dtype=pl.String))
+        every.with_columns(tag=_trainer_names(pl.col("tag")))
         .sort("file", "record")
         .unique(["step", "tag"], keep="last", maintain_order=True)
     )
     lines = every.group_by("step").agg(__line=pl.col("record").min())
-    if every.height == 0:
-        return pl.DataFrame(schema={"step": pl.Int64, "__line": pl.Int64})
     table = every.pivot(on="tag", index="step", values="value", aggregate_function="last")
     return table.join(lines, on="step").sort("step")
-
-
-def read_scalars_schema() -> pl.DataFrame:
-    return pl.DataFrame(
-        schema={"step": pl.Int64, "tag": pl.String, "value": pl.Float64, "record": pl.Int64,
-                "file": pl.Int32}
-    )  # fmt: skip
