@@ -534,11 +534,11 @@ def test_verifiers_rollouts_are_grouped_by_problem(folder, solved, tmp_path):
     older schema; correctness from the correctness reward function, not the summed `reward`
     (Wordle's exceeds 1). math-python: 14 of 15 (the metadata's avg_reward 0.9333); Wordle:
     11 of 15 (its metadata says 0.0, written before the results)."""
-    from helpers.runs.readers import evals
+    from helpers.runs.readers import answer_dumps, problem_texts
 
     path = _results(folder)
-    samples = evals.read_verifiers(path)
-    texts = evals.read_texts(path, "verifiers").unique("problem_id", keep="first")
+    samples = answer_dumps.read_verifiers(path)
+    texts = problem_texts.read_texts(path, "verifiers").unique("problem_id", keep="first")
     per_problem = (
         samples.group_by("problem_id").agg(pl.col("correct").sum()).join(texts, on="problem_id")
     )

@@ -22,7 +22,7 @@ import polars as pl
 from helpers import stats
 from helpers.errors import DataError
 from helpers.runs import paired, query, spark, summarise
-from helpers.runs.readers import distinct_inputs, evals
+from helpers.runs.readers import distinct_inputs, problem_texts
 from helpers.runs.summarise import with_wilson
 
 CHECKPOINTS = ("same", "best")
@@ -435,7 +435,7 @@ def _with_texts(problems: pl.DataFrame, texts: dict[str, list]) -> pl.DataFrame:
         for r, b, s in problems.select("run_b", "benchmark", "step_b").unique().iter_rows()
     }
     frames = [
-        evals.read_texts(path, kind).with_columns(
+        problem_texts.read_texts(path, kind).with_columns(
             run=pl.lit(run), benchmark=pl.lit(benchmark), step=pl.lit(step, pl.Int64)
         )
         for run, files in texts.items()

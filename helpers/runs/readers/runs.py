@@ -13,7 +13,7 @@ import polars as pl
 
 from helpers import benchmark_sizes
 from helpers.errors import DataError
-from helpers.runs.readers import evals, mlflow_store, results
+from helpers.runs.readers import answer_dumps, evals, mlflow_store, results
 from helpers.runs.readers._common import files_in, reading
 from helpers.runs.readers.detect import FORMATS, detect
 from helpers.runs.readers.metrics import read_metric_log
@@ -52,7 +52,7 @@ class Loaded:
     order: list[str] = field(default_factory=list)  # benchmarks in the log's own order
     kind: str = "validation"  # or "training score": what `scores` measure
     # per-sample files that hold problem texts: (path, format, step, benchmark), read only
-    # when asked (`evals.read_texts`), so that plotting a run never pays for its text
+    # when asked (`problem_texts.read_texts`), so that plotting a run never pays for its text
     texts: list[tuple[Path, str, int | None, str]] = field(default_factory=list)
 
 
@@ -146,14 +146,14 @@ def _file(path: Path, kind: str, parts: list[str], options: dict) -> Loaded:
         samples = _samples_frame(frame, step, benchmark).lazy()
         return Loaded(path, kind, samples=samples, texts=[(path, kind, step, benchmark)])
     if kind == "trl-completions":  # the step is in the data
-        frame = evals.read_trl_completions(path, metric)
+        frame = answer_dumps.read_trl_completions(path, metric)
         samples = frame.select(
             "step", "benchmark", "problem_id", "sample_id", "correct",
             pl.lit(None, pl.Int64).alias("response_tokens"),
         )  # fmt: skip
         return Loaded(path, kind, samples=samples.lazy())
     if kind == "verifiers":
-        frame = evals.read_verifiers(path, metric)
+        frame = answer_dumps.read_verifiers(path, metric)
         benchmark = name or _verifiers_env(path)
         samples = _samples_frame(frame, step, benchmark).lazy()
         return Loaded(path, kind, samples=samples, texts=[(path, kind, step, benchmark)])
