@@ -1,0 +1,85 @@
+"""Statistics for reading benchmark numbers honestly, in one namespace (`from helpers import
+stats`; `stats.wilson_interval(...)`), kept in four modules by what they answer:
+
+- `intervals`: one accuracy's interval (Wilson, as a number and as a polars expression from one
+  formula; Clopper-Pearson), pass@k, the distribution functions the others share;
+- `differences`: two runs compared, paired and unpaired, and p-values adjusted for many tests;
+- `power`: what difference a benchmark of N problems can detect;
+- `fits`: log-linear fits, Pareto frontiers, EMA smoothing, best-checkpoint selection bias.
+
+numpy and scipy load where a function needs them: `plot -o x.csv` never does.
+"""
+
+from helpers.stats.differences import (
+    ADJUSTMENTS,
+    TANGO,
+    Difference,
+    adjust_p,
+    mcnemar_exact_p,
+    mcnemar_score_p,
+    newcombe_unpaired,
+    paired_difference,
+    tango_interval,
+    unpaired_difference,
+    unpaired_scores,
+    welch_interval,
+)
+from helpers.stats.fits import (
+    LogLinearFit,
+    best_checkpoint_bias,
+    ema,
+    loglinear_fit,
+    pareto_frontier,
+)
+from helpers.stats.intervals import (
+    Z95,
+    binomial_se,
+    distinguishable,
+    exact_interval,
+    pass_at_k,
+    pass_at_k_expr,
+    wilson_exprs,
+    wilson_interval,
+    with_intervals,
+)
+from helpers.stats.power import (
+    EXACT_POWER_UP_TO,
+    minimum_detectable_difference,
+    paired_power,
+    problems_needed,
+    unpaired_power,
+)
+
+__all__ = [
+    "ADJUSTMENTS",
+    "EXACT_POWER_UP_TO",
+    "TANGO",
+    "Z95",
+    "Difference",
+    "LogLinearFit",
+    "adjust_p",
+    "best_checkpoint_bias",
+    "binomial_se",
+    "distinguishable",
+    "ema",
+    "exact_interval",
+    "loglinear_fit",
+    "mcnemar_exact_p",
+    "mcnemar_score_p",
+    "minimum_detectable_difference",
+    "newcombe_unpaired",
+    "paired_difference",
+    "paired_power",
+    "pareto_frontier",
+    "pass_at_k",
+    "pass_at_k_expr",
+    "problems_needed",
+    "tango_interval",
+    "unpaired_difference",
+    "unpaired_power",
+    "unpaired_scores",
+    "welch_interval",
+    "wilson_exprs",
+    "wilson_interval",
+    "with_intervals",
+]

@@ -1,0 +1,227 @@
+"""Two runs compared: paired (Tango's score interval with McNemar's score test, the t interval
+for several answers) and unpaired differences, and p-values adjusted for many comparisons."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from helpers.stats.intervals import Z95, _t_quantile, wilson_interval
+
+if TYPE_CHECKING:  # numpy loads where a function needs it: `plot -o x.csv` never does
+    import numpy as np
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A difference in accuracy (fractions: method minus baseline) with its 95% interval."""
+
+    difference: float
+    lo: float | None
+    hi: float | None
+    method: str
+    p_value: float | None = None
+
+
+def newcombe_unpaired(cb: int, nb: int, ca: int, na: int) -> tuple[float, float]:
+    """95% interval for p_b - p_a from two independent binomial proportions: Newcombe (1998,
+    Stat Med 17:873, method 10), the hybrid of the two Wilson intervals."""
+    pb, pa = cb / nb, ca / na
+    lb, ub = wilson_interval(cb, nb)
+    la, ua = wilson_interval(ca, na)
+    d = pb - pa
+    return d - math.sqrt((pb - lb) ** 2 + (ua - pa) ** 2), d + math.sqrt(
+        (ub - pb) ** 2 + (pa - la) ** 2
+    )
+
+
+def _tango_score(delta: float, only_b: int, only_a: int, m: int) -> float:
+    """Tango's score statistic for H0: p_b - p_a = delta over m paired answers (Tango 1998,
+    Stat Med 17:891), with the cell probability of `only_a` at its maximum likelihood under
+    H0. At delta = 0 it is McNemar's statistic, (only_b - only_a) / sqrt(only_b + only_a)."""
+    a = 2 * m
+    b = -only_b - only_a + (2 * m - only_b + only_a) * delta
+    c = -only_a * delta * (1 - delta)
+    p21 = (math.sqrt(max(0.0, b * b - 4 * a * c)) - b) / (2 * a)
+    variance = m * (2 * p21 + delta * (1 - delta))
+    if variance <= 0:  # no discordant answers and delta = 0: nothing against H0
+        return 0.0
+    return (only_b - only_a - m * delta) / math.sqrt(variance)
+
+
+def tango_interval(only_b: int, only_a: int, m: int, z: float = Z95) -> tuple[float, float]:
+    """The interval for p_b - p_a from m paired answers that inverts Tango's score test: every
+    delta the test at level 2 * (1 - Phi(z)) does not reject. It excludes 0 exactly when
+    McNemar's score test rejects (`mcnemar_score_p` < 0.05 at the default z), so an interval
+    and a p-value from this pair never disagree; with no discordant pairs it still has a width
+    set by m (identical runs are not certainty). The statistic decreases in delta: each bound
+    is found by bisection to 1e-12."""
+
+    def solve(target: float, low: float, high: float) -> float:
+        for _ in range(200):
+            mid = (low + high) / 2
+            if _tango_score(mid, only_b, only_a, m) > target:
+                low = mid
+            else:
+                high = mid
+            if high - low < 1e-12:
+                break
+        return (low + high) / 2
+
+    d = (only_b - only_a) / m
+    lo = -1.0 if d == -1 else solve(z, -1.0, d)
+    hi = 1.0 if d == 1 else solve(-z, d, 1.0)
+    return lo, hi
+
+
+def mcnemar_score_p(only_b: int, only_a: int) -> float:
+    """Two-sided p-value of McNemar's score (asymptotic) test, the test Tango's interval
+    inverts; Fagerland, Lydersen and Laake (2013, BMC Med Res Methodol 13:91) find it keeps
+    close to its nominal level even in small samples, where the exact test is conservative."""
+    flips = only_b + only_a
+    if flips == 0:
+        return 1.0
+    return math.erfc(abs(only_b - only_a) / math.sqrt(flips) / math.sqrt(2))
+
+
+def mcnemar_exact_p(only_b: int, only_a: int) -> float:
+    """Two-sided exact McNemar test: are flips one way as likely as flips the other?"""
+    from scipy.special import bdtr  # the binomial distribution function
+
+    flips = only_b + only_a
+    if flips == 0:
+        return 1.0
+    # under the null the flips are Binomial(flips, 1/2), symmetric: the two-sided p-value is
+    # twice the smaller tail (scipy.stats.binomtest(only_b, flips, 0.5).pvalue)
+    return float(min(1.0, 2 * bdtr(min(only_b, only_a), flips, 0.5)))
+
+
+TANGO = "Tango score interval and McNemar score test"
+
+
+ADJUSTMENTS = ("holm", "bh", "none")
+
+
+def adjust_p(p_values: Sequence[float | None], method: str = "holm") -> list[float | None]:
+    """p-values adjusted for making all these comparisons at once (None stays None and does
+    not count): Holm's step-down (controls the chance of any false verdict), Benjamini and
+    Hochberg's step-up ("bh": controls the expected share of false verdicts among those
+    made), or "none". An adjusted value is never below its raw one.
+
+    >>> adjust_p([0.0625, 0.0625, 0.69, 0.125, 0.51])
+    [0.3125, 0.3125, 1.0, 0.375, 1.0]
+    """
+    if method not in ADJUSTMENTS:
+        raise ValueError(f"method must be one of {ADJUSTMENTS}; got {method!r}")
+    given = [(i, p) for i, p in enumerate(p_values) if p is not None]
+    out: list[float | None] = list(p_values)
+    if method == "none" or not given:
+        return out
+    m = len(given)
+    ranked = sorted(given, key=lambda ip: ip[1])
+    if method == "holm":  # the k-th smallest times (m - k), never below an earlier one
+        running = 0.0
+        for k, (i, p) in enumerate(ranked):
+            running = max(running, min(1.0, (m - k) * p))
+            out[i] = running
+    else:  # the k-th smallest times m / k, never above a later one
+        running = 1.0
+        for k in range(m - 1, -1, -1):
+            i, p = ranked[k]
+            running = min(running, m * p / (k + 1))
+            out[i] = running
+    return out
+
+
+def _is_binary(x: np.ndarray) -> bool:
+    return bool(((x == 0) | (x == 1)).all())
+
+
+def paired_difference(a: Sequence[float], b: Sequence[float]) -> Difference:
+    """Accuracy of run b minus run a on the same problems (a[i] and b[i] are each run's share
+    of correct answers on problem i), with a 95% interval that uses the pairing.
+
+    One answer per problem in both runs (every value 0 or 1): Tango's score interval and the
+    McNemar score test it inverts. Several answers per problem: the t interval and t test over
+    the per-problem differences (problems are the units; samples of one problem are not
+    independent). Each pair is one test and its inversion: the interval excludes 0 exactly
+    when p < 0.05."""
+    import numpy as np
+
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a.shape != b.shape or a.size == 0:
+        raise ValueError("paired data need the same problems in both runs, at least one")
+    d = b - a
+    m = d.size
+    if _is_binary(a) and _is_binary(b):
+        only_b = int(np.sum((a == 0) & (b == 1)))
+        only_a = int(np.sum((a == 1) & (b == 0)))
+        lo, hi = tango_interval(only_b, only_a, m)
+        p = mcnemar_score_p(only_b, only_a)
+        return Difference(float(d.mean()), lo, hi, f"paired: {TANGO}, one answer per problem", p)
+    if m < 2:
+        return Difference(float(d.mean()), None, None, "paired: one problem, no interval")
+    se = float(d.std(ddof=1)) / math.sqrt(m)
+    if se == 0:  # every problem moved by the same amount: no spread to build a t interval on
+        if d[0] != 0:
+            return Difference(float(d[0]), None, None, "paired: every problem moved alike")
+        # none moved: as wide as with one answer per problem and no flips (samples only add)
+        lo, hi = tango_interval(0, 0, m)
+        return Difference(0.0, lo, hi, f"paired: {TANGO}, no problem changed", 1.0)
+    from scipy.special import stdtr  # Student's t distribution function
+
+    half = _t_quantile(m - 1) * se
+    p = float(2 * stdtr(m - 1, -abs(d.mean()) / se))
+    return Difference(
+        float(d.mean()),
+        float(d.mean() - half),
+        float(d.mean() + half),
+        "paired: t over per-problem differences",
+        p,
+    )
+
+
+def welch_interval(a: Sequence[float], b: Sequence[float]) -> tuple[float, float] | None:
+    """95% interval for mean(b) - mean(a) from independent values (Welch's t); None when either
+    side has fewer than two values."""
+    import numpy as np
+
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a.size < 2 or b.size < 2:
+        return None
+    va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
+    se = math.sqrt(va + vb)
+    d = float(b.mean() - a.mean())
+    if se == 0:
+        return d, d
+    df = (va + vb) ** 2 / (va**2 / (a.size - 1) + vb**2 / (b.size - 1))
+    half = _t_quantile(df) * se
+    return d - half, d + half
+
+
+def unpaired_difference(a: Sequence[float], b: Sequence[float]) -> Difference:
+    """Accuracy of run b minus run a treating the two as independent samples of problems (what
+    one would compute without the pairing, or when the runs share no problems)."""
+    import numpy as np
+
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    d = float(b.mean() - a.mean())
+    if _is_binary(a) and _is_binary(b):
+        lo, hi = newcombe_unpaired(int(b.sum()), b.size, int(a.sum()), a.size)
+        return Difference(d, lo, hi, "unpaired: Newcombe (independent proportions)")
+    bounds = welch_interval(a, b)
+    if bounds is None:
+        return Difference(d, None, None, "unpaired: too few problems for an interval")
+    return Difference(d, bounds[0], bounds[1], "unpaired: Welch t over problems")
+
+
+def unpaired_scores(score_a: float, n_a: int | None, score_b: float, n_b: int | None) -> Difference:
+    """Difference of two scores logged as fractions of n problems (no per-problem data): the
+    Newcombe interval for independent proportions, or none where a size is unknown."""
+    d = score_b - score_a
+    if not n_a or not n_b:
+        return Difference(d, None, None, "no interval: benchmark size unknown (--problems)")
+    lo, hi = newcombe_unpaired(score_b * n_b, n_b, score_a * n_a, n_a)
+    return Difference(d, lo, hi, "unpaired: Newcombe from scores and benchmark sizes")

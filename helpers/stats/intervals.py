@@ -1,0 +1,144 @@
+"""Intervals for one accuracy, and pass@k: Wilson (as a number and as a polars expression,
+from one formula), Clopper-Pearson, the binomial standard error."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import polars as pl
+
+if TYPE_CHECKING:  # numpy loads where a function needs it: `plot -o x.csv` never does
+    pass
+
+Z95 = 1.959963984540054
+
+
+def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (as fractions).
+
+    Parameters
+    ----------
+    successes : float
+        Problems solved (a count; a share times `n` also works).
+    n : int
+        Problems attempted: count problems, not samples.
+    z : float
+        The normal quantile; 1.96 for 95%.
+
+    Returns
+    -------
+    tuple of float
+        The lower and upper bound.
+
+    Examples
+    --------
+    >>> lo, hi = wilson_interval(9, 30)  # 9 of AIME's 30 problems
+    >>> round(lo, 3), round(hi, 3)
+    (0.167, 0.479)
+    """
+    if n <= 0:
+        raise ValueError("n must be positive")
+    lo, hi = _wilson(successes / n, n, z, math.sqrt)
+    return max(0.0, lo), min(1.0, hi)
+
+
+def wilson_exprs(p: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr]:
+    """Wilson score bounds (as fractions) for proportions `p` over `n` items, as polars
+    expressions, for whole columns at once (the formula is `_wilson`'s, as for
+    `wilson_interval`)."""
+    lo, hi = _wilson(p, n, z, pl.Expr.sqrt)
+    return lo.clip(lower_bound=0.0), hi.clip(upper_bound=1.0)
+
+
+def _wilson(p, n, z: float, sqrt):
+    """The Wilson score bounds, unclipped, written once for numbers (`sqrt` = math.sqrt: one
+    interval costs a microsecond, as paired comparisons over thousands of steps need) and for
+    polars expressions (`sqrt` = pl.Expr.sqrt)."""
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return centre - half, centre + half
+
+
+def exact_interval(successes: int, n: int, level: float = 0.95) -> tuple[float, float]:
+    """Clopper-Pearson (exact) binomial interval (as fractions)."""
+    from scipy.special import betaincinv  # the beta quantile (scipy.stats.beta.ppf)
+
+    alpha = 1 - level
+    lo = 0.0 if successes == 0 else betaincinv(successes, n - successes + 1, alpha / 2)
+    hi = 1.0 if successes == n else betaincinv(successes + 1, n - successes, 1 - alpha / 2)
+    return float(lo), float(hi)
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """Unbiased pass@k for one problem: n samples, c correct (Chen et al. 2021),
+    1 - C(n - c, k) / C(n, k), by the one formula `pass_at_k_expr` states.
+
+    Examples
+    --------
+    >>> pass_at_k(8, 2, 1), round(pass_at_k(8, 2, 4), 4)
+    (0.25, 0.7857)
+    """
+    if not 0 <= c <= n or not 1 <= k <= n:
+        raise ValueError(f"need 0 <= c <= n and 1 <= k <= n; got n={n}, c={c}, k={k}")
+    value = pass_at_k_expr(pl.lit(n, pl.Int64), pl.lit(c, pl.Int64), k)
+    return pl.select(value.alias("pass_k")).item()
+
+
+def pass_at_k_expr(n, c, k: int):
+    """Unbiased pass@k of problems with n samples, c correct (k >= 1): 1 - C(n-c, k) / C(n, k),
+    as the product of (n - c - i) / (n - i) for i < k (no large binomials; zero once n - c < k).
+    `n` and `c` are polars or narwhals expressions; the result is one of the same kind."""
+    term = (n - c).clip(lower_bound=0) / n
+    for i in range(1, k):
+        term = term * ((n - c - i).clip(lower_bound=0) / (n - i))
+    return 1 - term
+
+
+def binomial_se(p: float, n: int) -> float:
+    """Standard error of a proportion p measured on n independent problems."""
+    return math.sqrt(p * (1 - p) / n)
+
+
+def with_intervals(
+    df: pl.DataFrame, value: str, n: int | str, *, scale: float = 100.0
+) -> pl.DataFrame:
+    """Add Wilson 95% bounds `lo`, `hi` (same scale as `value`) for accuracies measured on n items.
+
+    `n` is a number, or the name of a column holding each row's benchmark size.
+    """
+    size = (pl.col(n) if isinstance(n, str) else pl.lit(n)).cast(pl.Float64)
+    solved = pl.col(value) / scale * size  # problems solved, then their share, as wilson_interval
+    lo, hi = wilson_exprs(solved / size, size)
+    return df.with_columns(lo=lo * scale, hi=hi * scale)
+
+
+def distinguishable(p1: float, p2: float, n: int, z: float = Z95) -> bool:
+    """Two-proportion z-test (pooled) at the 5% level for two models scored on the same n items.
+
+    Treats the two scores as independent samples; scores on the same items are positively
+    correlated in practice, so this errs towards 'cannot tell apart'.
+    """
+    pooled = (p1 + p2) / 2
+    se = math.sqrt(2 * pooled * (1 - pooled) / n)
+    return se > 0 and abs(p1 - p2) / se > z
+
+
+# Distribution functions come from scipy.special, which scipy.stats wraps for these: importing
+# scipy.stats costs a process about half a second more than scipy.special, and every `compare`
+# and every notebook kernel that computes an interval pays it.
+
+
+def _t_quantile(df: float) -> float:
+    """The 97.5% quantile of Student's t (scipy.stats.t.ppf)."""
+    from scipy.special import stdtrit
+
+    return float(stdtrit(df, 0.975))
+
+
+def _normal_quantile(q: float) -> float:
+    """The q quantile of the standard normal (scipy.stats.norm.ppf)."""
+    from scipy.special import ndtri
+
+    return float(ndtri(q))
