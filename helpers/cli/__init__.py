@@ -1,0 +1,156 @@
+"""Command line: plot, compare, inspect and power (the choice of chart is in `choose`).
+
+    python -m helpers plot FILE... -o OUT
+    python -m helpers compare NAME=PATH NAME=PATH... -o OUT
+
+Examples:
+    python -m helpers plot run_val.csv run_train.csv -o grid.html
+    python -m helpers plot math500_samples.jsonl -o levels.png
+    python -m helpers plot samples/ -o grid.svg --benchmarks aime24 math500
+    python -m helpers plot scores.csv -o size.png --benchmarks GSM8K MMLU
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from helpers.cli import compare, power
+from helpers.cli.shared import (
+    check_output,
+    command_parser,
+    csv_text,
+    engine_arg,
+    mapping,
+    reading_args,
+)
+from helpers.errors import DataError
+from helpers.io import FORMATS, write_text_atomic
+from helpers.runs.choose import chart_for
+from helpers.runs.describe import describe
+from helpers.runs.spark import location
+
+DESCRIPTION = """\
+Recognise the format of FILE(s) from their content and write the chart that fits to OUT (.html,
+.png or .svg; .csv writes the numbers behind the chart instead). `inspect` says what a file was
+read as, without drawing.
+
+Formats recognised:
+  per-step metric logs: W&B history export or other CSV, JSON lines, TRL trainer_state.json
+      (verl: val/test_score/<benchmark>, val-core/<source>/acc/mean@k, critic/scores/...,
+      response_length/...; TRL: eval_<dataset>_accuracy; anything else with --map)
+      -> one panel per benchmark: accuracy (Wilson band where the benchmark's size is known)
+         and response length over steps. A second log (a training export) supplies response
+         length, matched to the nearest earlier step.
+  per-sample evaluation output: Qwen2.5-Math / SkyThought JSONL, lm-eval samples_*.jsonl,
+  lighteval details (.parquet), Inspect logs (.json)
+      -> accuracy with 95% intervals by difficulty level, benchmark or file.
+  aggregated results: lm-eval and lighteval results_*.json, Qwen2.5-Math *_metrics.json
+  a folder of per-checkpoint files (checkpoint-N/..., Exp2_N/...)
+      -> the curve over N (the step read from the folder names; --step-from-path).
+  tidy per-sample table (.csv/.parquet, or a folder of Parquet files; columns step, benchmark,
+  problem_id, sample_id, correct, response_tokens)
+      -> the training grid with Wilson intervals, from any number of files.
+  scores table (.csv with a model-size column and accuracy columns)
+      -> accuracy against model size, one panel per benchmark.
+"""
+
+
+def _progress(i: int, n: int, path: Path) -> None:
+    if n > 1 and sys.stderr.isatty():  # nothing on a log that no one watches (CI, nbval)
+        print(f"reading {i}/{n}: {path}", file=sys.stderr, flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m helpers",
+        description="Charts of LLM reasoning runs, from your own logs.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    plot = command_parser(
+        sub,
+        "plot",
+        "draw the chart that matches the input files",
+        DESCRIPTION,
+        ("files", location, "FILE", "input file(s) or folder(s)"),
+    )
+    reading_args(plot)
+    plot.add_argument("--columns", type=int, default=4, help="panels per row (default 4)")
+    engine_arg(plot)
+    compare.add_parser(sub)
+    look = sub.add_parser(
+        "inspect",
+        help="say what each input was recognised as, without drawing",
+        description="Print what each FILE (or folder) was read as: format, steps, benchmarks "
+        "with their sizes and samples per problem, metrics, and what was ignored and why.",
+    )
+    look.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    reading_args(look)
+    power.add_parser(sub)
+    args = parser.parse_args(argv)
+    try:
+        return _run(args)
+    except DataError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+def _inputs(args) -> list[Path]:
+    return [p for _, p in args.runs] if args.command == "compare" else list(args.files)
+
+
+def _run(args) -> int:
+    if args.command == "power":
+        return power.run(args)
+    if args.command == "inspect":
+        for f in args.files:
+            lines = describe(
+                f,
+                step_pattern=args.step_from_path,
+                mapping=mapping(args),
+                problems=dict(args.problems or []),
+            )
+            print("\n".join(lines))
+        return 0
+    out: Path = args.output
+    if out.suffix not in (*FORMATS, ".csv"):
+        raise DataError(out, "an output ending in .html, .png, .svg or .csv", got=out.suffix)
+    check_output(out, _inputs(args))
+    appendix = ""
+    if args.command == "compare":
+        make, c = compare.run(args)
+        table = c.differences
+        chart = make() if out.suffix != ".csv" else None
+        if out.suffix == ".html":
+            from helpers.render import problems
+
+            appendix = problems.section(c.problems)
+    else:
+        chart, table = chart_for(
+            args.files,
+            draw=out.suffix != ".csv",
+            benchmarks=args.benchmarks,
+            columns=args.columns,
+            title=args.title,
+            progress=_progress,
+            mapping=mapping(args),
+            problems=dict(args.problems or []),
+            step_pattern=args.step_from_path,
+            engine=args.engine,
+        )
+    try:
+        if out.suffix == ".csv":
+            write_text_atomic(out, csv_text(table))
+        else:
+            from helpers.render import export, theme
+
+            theme.enable()
+            export.save(chart.to_dict(), out, appendix)
+    except OSError as e:
+        raise DataError(out, "a place the output can be written", got=e.strerror) from None
+    print(f"wrote {out}")
+    return 0
+
+
+__all__ = ["describe", "main"]

@@ -1,0 +1,181 @@
+"""`python -m helpers compare`: runs compared with paired statistics, printed line by line, drawn,
+and the flipped problems written out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from helpers.cli.shared import (
+    check_output,
+    command_parser,
+    csv_text,
+    engine_arg,
+    mapping,
+    points,
+    reading_args,
+    run_arg,
+)
+from helpers.errors import DataError
+from helpers.io import write_text_atomic
+from helpers.runs import drawable
+from helpers.runs.choose import later
+
+DESCRIPTION = """\
+Compare runs: is the method's gain over the baseline real? Each RUN is NAME=PATH (or a bare
+PATH, named after its file); the same NAME given several times means several seeds of one
+method. The first run named is the baseline (or --baseline NAME). PATH is anything `plot`
+reads: a per-sample table or folder, Qwen2.5-Math/SkyThought or lm-eval JSONL (a folder of them
+per checkpoint, checkpoint-N/..., becomes a curve over N), or a W&B export (scores only).
+
+Where two runs' per-sample logs cover the same problems, the difference in accuracy gets a
+95% interval that uses the pairing (Tango's score interval for one answer per problem, a t
+interval over per-problem differences otherwise; each excludes 0 exactly when its test gives
+p < 0.05), with the unpaired interval beside it and the problems won, lost and tied. The
+p-values are adjusted for every comparison made (--adjust; Holm by default), and 'separable'
+is decided on the adjusted value. Score-only logs are compared unpaired, with intervals from
+the benchmark's size. OUT: .html, .png or .svg for the charts; .csv for one row per comparison,
+benchmark and step (differences as fractions).
+
+examples:
+  python -m helpers compare grpo=grpo/ mel=mel/ -o compare.html
+  python -m helpers compare base=s1.parquet base=s2.parquet new=s3.parquet new=s4.parquet -o d.csv
+  python -m helpers compare before.jsonl after.jsonl -o flips.png --benchmarks MATH500
+  python -m helpers compare a=run_a/ b=run_b/ --checkpoint best -o best.csv
+"""
+
+
+def add_parser(sub) -> None:
+    parser = command_parser(
+        sub,
+        "compare",
+        "compare runs (baseline vs method, seeds, checkpoints) with paired statistics",
+        DESCRIPTION,
+        ("runs", run_arg, "RUN", "NAME=PATH, or PATH (see above)"),
+    )
+    parser.add_argument(
+        "--checkpoint",
+        choices=["same", "best"],
+        default="same",
+        help="compare at every step both runs have (same, the default), or each run's best "
+        "checkpoint per benchmark (best; its selection bias is reported)",
+    )
+    parser.add_argument("--baseline", metavar="NAME", help="the run the others are compared with")
+    parser.add_argument(
+        "--problems-out",
+        type=Path,
+        metavar="FILE.csv",
+        help="also write the problems that flipped: each one's text, reference answer and "
+        "both runs' answers where the logs hold them, whole",
+    )
+    parser.add_argument(
+        "--adjust",
+        choices=["holm", "bh", "none"],
+        default="holm",
+        help="adjust p-values for every comparison made (run pairs x benchmarks x steps): "
+        "Holm (default), Benjamini-Hochberg (bh), or none; 'separable' is decided on the "
+        "adjusted value",
+    )
+    reading_args(parser)
+    parser.add_argument("--columns", type=int, default=3, help="panels per row (default 3)")
+    engine_arg(parser)
+
+
+def _summary(c) -> list[str]:
+    """One line per comparison and benchmark, at the last row compared (the last shared step,
+    or the best checkpoints)."""
+    lines = []
+    last = c.differences.group_by("comparison", "benchmark", maintain_order=True).last()
+    for r in last.iter_rows(named=True):
+        line = (
+            f"{r['benchmark']}, {r['at']}: {r['comparison']}: {points(r['difference'])} points, "
+            f"95% [{points(r['lo'])}, {points(r['hi'])}] ({r['interval']})"
+        )
+        if r["p_value"] is not None:
+            adjusted = (
+                "" if r["p_adjusted"] == r["p_value"] else f", adjusted {r['p_adjusted']:.2g}"
+            )
+            verdict = "separable" if r["separable"] else "not separable"
+            line += f"; p = {r['p_value']:.2g}{adjusted}: {verdict}"
+        if r["won"] is not None:
+            line += (
+                f"; unpaired [{points(r['unpaired_lo'])}, {points(r['unpaired_hi'])}]; "
+                f"problems won {r['won']}, lost {r['lost']}, tied {r['tied']}"
+            )
+        if r["seed_variance"] is not None and r["problem_variance"] is not None:
+            seeds, problems = r["seed_variance"] ** 0.5, r["problem_variance"] ** 0.5
+            which = "training randomness" if seeds > problems else "problem sampling"
+            line += (
+                f"; spread from seeds ({r['seeds_a']} and {r['seeds_b']}) {seeds * 100:.1f} "
+                f"points, from problems {problems * 100:.1f}: {which} dominates"
+            )
+        if r["selection_bias_b"] is not None:
+            line += (
+                f"; picking the best of {r['checkpoints_b']} and {r['checkpoints_a']} checkpoints "
+                f"can overstate each score by up to about {r['selection_bias_b'] * 100:.1f} and "
+                f"{r['selection_bias_a'] * 100:.1f} points"
+            )
+        lines.append(line)
+    return lines
+
+
+PROBLEM_COLUMNS = [
+    "comparison", "benchmark", "at", "step_a", "step_b", "problem_id", "outcome",
+    "accuracy_a", "accuracy_b", "difference", "question", "reference", "answer_a", "answer_b",
+]  # fmt: skip
+
+
+def _problems_out(c, out: Path, inputs: list) -> None:
+    """The flipped problems, whole, as CSV (largest gain first in each comparison)."""
+    if out.suffix != ".csv":
+        raise DataError(out, "a --problems-out file ending in .csv", got=out.suffix)
+    check_output(out, inputs)
+    table = c.problems if c.problems.height else pl.DataFrame(schema=PROBLEM_COLUMNS)
+    present = [col for col in PROBLEM_COLUMNS if col in table.columns]
+    write_text_atomic(out, csv_text(table.select(present)))
+    print(f"wrote {out} ({table.height} problems that flipped)")
+
+
+def _compared_at(c) -> str:
+    """What was compared with what, in words, for the chart's subtitle."""
+    if c.checkpoint == "best":
+        return "compared at each run's best checkpoint"
+    d = c.differences
+    if d["step_a"].is_null().all() and d["step_b"].is_null().all():
+        return "one evaluation of each run"
+    return "compared at the same steps"
+
+
+def run(args) -> tuple[object, object]:
+    from helpers.runs import compare
+
+    c = compare.compare(
+        args.runs,
+        benchmarks=args.benchmarks,
+        checkpoint=args.checkpoint,
+        baseline=args.baseline,
+        problems=dict(args.problems or []),
+        step_pattern=args.step_from_path,
+        mapping=mapping(args),
+        engine=args.engine,
+        adjust=args.adjust,
+    )
+    for line in _summary(c):
+        print(line)
+    if args.problems_out is not None:
+        _problems_out(c, args.problems_out, [p for _, p in args.runs])
+    for note in c.notes:
+        print(f"note: {note}")
+    drawn = drawable.comparison(c)
+    chart = later(
+        "comparison",
+        drawn.curves,
+        drawn.differences,
+        drawn.problems,
+        c.runs,
+        title=args.title or f"{', '.join(c.runs[1:])} against {c.runs[0]}",
+        subtitle=drawable.subtitle(f"baseline: {c.runs[0]}; " + _compared_at(c), drawn.notes),
+        columns=args.columns,
+    )
+    return chart, c

@@ -1,0 +1,138 @@
+"""What the commands share: their arguments, how a run is named, CSV output, output checks."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import polars as pl
+
+from helpers import benchmark_sizes
+from helpers.errors import DataError
+from helpers.runs.spark import location
+
+
+def command_parser(
+    sub, name: str, help: str, description: str, inputs: tuple
+) -> argparse.ArgumentParser:
+    """A subcommand that reads inputs (positional: name, type, metavar, help) and writes OUT."""
+    parser = sub.add_parser(
+        name,
+        help=help,
+        description=description,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    dest, kind, metavar, text = inputs
+    parser.add_argument(dest, nargs="+", type=kind, metavar=metavar, help=text)
+    output_args(parser)
+    return parser
+
+
+def output_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        type=Path,
+        metavar="OUT",
+        help="output file: .html (interactive, self-contained), .png, .svg or .csv",
+    )
+    parser.add_argument(
+        "--benchmarks",
+        nargs="+",
+        metavar="NAME",
+        help="only these benchmarks (W&B: the part after val/test_score/)",
+    )
+    parser.add_argument("--title", help="chart title")
+
+
+def reading_args(parser: argparse.ArgumentParser) -> None:
+    """How to read logs no convention covers: column mapping, benchmark sizes, steps."""
+    parser.add_argument(
+        "--map",
+        action="append",
+        metavar="ROLE=COLUMN",
+        help="which column is what, for per-step logs no convention covers; ROLE is step, "
+        "accuracy or tokens, and {benchmark} in COLUMN stands for the benchmark's name "
+        "(e.g. --map step=global_step --map 'accuracy=eval/{benchmark}/acc'); for results "
+        "files, accuracy=METRIC picks the metric",
+    )
+    parser.add_argument(
+        "--problems",
+        nargs="+",
+        type=size_arg,
+        metavar="NAME=N",
+        help="benchmark sizes for score-only logs (known: "
+        + ", ".join(f"{b.name} {b.problems}" for b in benchmark_sizes.BENCHMARKS)
+        + ")",
+    )
+    parser.add_argument(
+        "--step-from-path",
+        metavar="REGEX",
+        help="read the step from folder names with this pattern (one group: the step); "
+        "default: checkpoint-N, ckpt_N, global_stepN, step=N, iter_N, ExpK_N",
+    )
+
+
+def mapping(args) -> dict[str, str]:
+    from helpers.runs.readers.metrics import parse_map
+
+    try:
+        return parse_map(args.map)
+    except ValueError as e:
+        raise DataError("--map", str(e)) from None
+
+
+def run_arg(text: str) -> tuple[str, Path | str]:
+    """NAME=PATH, or a bare PATH named after its file (a path may itself hold '=')."""
+    name, sep, path = text.partition("=")
+    if sep and name and "/" not in name and not Path(text).exists():
+        return name, location(path)
+    return Path(text).stem or text, location(text)
+
+
+def size_arg(text: str) -> tuple[str, int]:
+    name, sep, n = text.rpartition("=")
+    if not sep or not name or not n.isdigit() or int(n) < 1:
+        raise argparse.ArgumentTypeError(f"expected NAME=N with N a positive count; got {text!r}")
+    return name, int(n)
+
+
+def points(x: float | None) -> str:
+    return "?" if x is None else f"{x * 100:+.1f}"
+
+
+def fraction(text: str) -> float:
+    value = float(text)
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"expected a fraction between 0 and 1; got {text}")
+    return value
+
+
+def engine_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--engine",
+        choices=["polars", "spark"],
+        default="polars",
+        help="who aggregates per-sample Parquet logs: polars on this machine (default), or Spark "
+        "(local mode; SPARK_MASTER or SPARK_REMOTE point it at a cluster); needs the [spark] extra",
+    )
+
+
+def csv_text(table: pl.DataFrame) -> str:
+    """The table as CSV, floats to 12 significant digits: far beyond any interval here, and the
+    same text whichever engine summed them (sums in another order differ in the last bits)."""
+    import polars.selectors as cs
+
+    return table.with_columns(cs.float().round_sig_figs(12)).write_csv()
+
+
+def check_output(out: Path, inputs: list[Path]) -> None:
+    """The output never replaces or lands inside an input."""
+    target = out.resolve()
+    for p in inputs:
+        if not isinstance(p, Path):  # a URI: not a local file the output could replace
+            continue
+        source = p.resolve()
+        if target == source or source in target.parents:
+            raise DataError(out, "an output path that is not one of the inputs", got=str(p))
