@@ -856,20 +856,34 @@ def test_nothing_hangs_or_grows(tmp_path, kind):
         assert "line 3: expected text (found a NUL byte" in stderr
 
 
+def _kill_when(command: list[str], ready) -> None:
+    """Start the command and SIGKILL it as soon as ready() holds (or when it ends)."""
+    p = subprocess.Popen(command, cwd=ROOT)
+    while p.poll() is None and not ready():
+        time.sleep(0.002)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+
+
 def test_killed_mid_write_leaves_no_partial_output(tmp_path):
-    """Kill the process at different moments while it reads and writes: the output is either
-    absent or whole (written to a temporary file, then renamed)."""
+    """Kill the process at the moments that matter, found by watching it rather than by
+    sleeping: while it starts, as soon as its temporary file appears (mid-write), and as soon
+    as the output appears. The output is either absent or whole (written to a temporary file,
+    then renamed)."""
     out = tmp_path / "grid.html"
     source = ROOT / "data" / "examples" / "simulated_run.parquet"
-    for delay in (0.5, 1.0, 1.5, 2.0, 2.5, 3.0):
+    command = [sys.executable, "-m", "helpers", "plot", str(source), "-o", str(out)]
+    started = time.monotonic()
+    moments = {
+        "starting": lambda: time.monotonic() - started > 0.3,
+        "writing": lambda: any(tmp_path.glob(".grid.html.*.tmp")) or out.exists(),
+        "renamed": out.exists,
+    }
+    for moment, ready in moments.items():
         out.unlink(missing_ok=True)
-        p = subprocess.Popen(
-            [sys.executable, "-m", "helpers", "plot", str(source), "-o", str(out)], cwd=ROOT
-        )
-        time.sleep(delay)
-        p.send_signal(signal.SIGKILL)
-        p.wait()
+        started = time.monotonic()
+        _kill_when(command, ready)
         if out.exists():
-            assert out.read_text().rstrip().endswith("</html>")
+            assert moment != "starting" and out.read_text().rstrip().endswith("</html>")
     result = _cli("plot", source, "-o", out)
     assert result.returncode == 0 and out.read_text().rstrip().endswith("</html>")

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import ast
+import io
 import json
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import chdir, redirect_stdout
 
 import polars as pl
 import pytest
@@ -72,12 +75,42 @@ CASES = {
 PAIR = {"RUNS": {"qwen2.5-math-7b": str(SKY), "qwen2.5-14b-instruct": str(SKY14)}}
 
 
+def _in_process(name: str, parameters: dict) -> dict:
+    """The notebook's own code cells run in this process, the parameters cell's values then
+    replaced by `parameters` (as papermill injects them), each cell's last expression shown as
+    a kernel shows it (a chart through the active renderer). Returns a notebook-shaped dict
+    of the outputs, for the checks papermill's executed notebooks get."""
+    import altair as alt
+
+    nb = json.loads((NOTEBOOKS / f"{name}.ipynb").read_text())
+    namespace: dict = {}
+    cells = []
+    for cell in (c for c in nb["cells"] if c["cell_type"] == "code"):
+        tree = ast.parse("".join(cell["source"]))
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        printed = io.StringIO()
+        with redirect_stdout(printed), chdir(NOTEBOOKS):
+            exec(compile(tree, name, "exec"), namespace)
+            shown = (
+                eval(compile(ast.Expression(last.value), name, "eval"), namespace) if last else None
+            )
+        if "parameters" in cell["metadata"].get("tags", []):
+            namespace.update(parameters)
+        outputs = [{"text": printed.getvalue()}]
+        if isinstance(shown, alt.TopLevelMixin):
+            outputs.append({"data": alt.renderers.get()(shown.to_dict())})
+        cells.append({"outputs": outputs})
+    return {"cells": cells}
+
+
 @pytest.fixture(scope="session")
 def papermilled(tmp_path_factory) -> dict[str, dict]:
-    """Each case above through 005, and notebook 007 on a real pair, run by papermill's own
-    command line two at a time (one per core); the executed notebooks by case."""
+    """005 with the three kinds of parameter (paths, a list), and notebook 007 on a real pair
+    (a dict), run by papermill's own command line two at a time (one per core); the executed
+    notebooks by case. Every other case runs the same cells in process (`_in_process`), which
+    `test_papermill_runs_what_the_in_process_runs_show` holds to papermill's outputs."""
     folder = tmp_path_factory.mktemp("papermill")
-    runs = {case: ("005_your_run", CASES[case][0]) for case in CASES}
+    runs = {case: ("005_your_run", CASES[case][0]) for case in PAPERMILLED}
     runs["pair"] = ("007_compare_runs", PAIR)
 
     def run(case: str) -> subprocess.CompletedProcess:
@@ -101,10 +134,21 @@ def papermilled(tmp_path_factory) -> dict[str, dict]:
     return out
 
 
+PAPERMILLED = ("wandb", "obsscaling")
+
+
+@pytest.mark.parametrize("case", PAPERMILLED)
+def test_papermill_runs_what_the_in_process_runs_show(papermilled, case):
+    """The in-process runs stand for papermill's: the same printed text, the same chart."""
+    by_papermill, here = papermilled[case], _in_process("005_your_run", CASES[case][0])
+    assert _charts(by_papermill) == _charts(here)
+    assert _text(by_papermill) == _text(here)
+
+
 @pytest.mark.parametrize("case", list(CASES))
-def test_notebook_charts_real_files(papermilled, case):
+def test_notebook_charts_real_files(case):
     params, kind, panels = CASES[case]
-    nb = papermilled[case]
+    nb = _in_process("005_your_run", params)
     text = _text(nb)
     assert f": {kind}\n" in text and "SIMULATED" not in text
     [chart] = _charts(nb)
