@@ -35,7 +35,7 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python >= 3.11 is needed; set PYTHON=/path/to/python3.11")'
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[lab,test,spark]'
+	$(PY) -m pip install --quiet -e '.[lab,test,spark,trackers]'
 	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name 'Python 3 (reasoning-figures)' >/dev/null
 	touch $@
 

@@ -1,10 +1,12 @@
 """The answers RL frameworks and evaluation runners dump as they go: verifiers' `vf-eval`
-results.jsonl and TRL GRPOTrainer's completions Parquet, one row per generation, with no
-problem id of their own (problems are keyed by a hash of their prompt)."""
+results.jsonl, TRL GRPOTrainer's completions Parquet, and the per-step validation dumps of
+verl, SkyRL and NeMo-RL, one row per generation, with no problem id of their own (problems are
+keyed by a hash of their prompt)."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import polars as pl
@@ -12,6 +14,7 @@ import polars as pl
 from helpers.errors import DataError
 from helpers.runs.readers._common import scan_jsonl_lines
 from helpers.runs.readers.evals import SAMPLE_SCHEMA, _frame, _text_key
+from helpers.runs.readers.tables import SAMPLE_COLUMNS
 
 # ---- verifiers (vf-eval) results.jsonl ----------------------------------------------------------
 
@@ -127,3 +130,196 @@ def read_trl_completions(path: str | Path, metric: str | None = None) -> pl.Data
         (pl.col(column) == 1).alias("correct"),
         pl.lit(column).alias("benchmark"),
     )
+
+
+# ---- RL frameworks' validation dumps: one JSON line per generation, one file per step ----------
+#
+# verl `trainer.validation_data_dir`: `<global_step>.jsonl`, keys input, output, gts, score, step
+#   and the reward function's extra info (`reward`; math_dapo's `acc`, `pred`, its own `score`);
+#   no problem id, no data source (volcengine/verl, verl/trainer/ppo/ray_trainer.py,
+#   `_dump_generations`, called from `_validate`).
+# SkyRL `trainer.dump_eval_results`: `dumped_evals/global_step_<N>_evals/<data_source>.jsonl`,
+#   keys input_prompt, output_response, score, stop_reason, env_class, env_extras, data_source,
+#   beside an `aggregated_results.jsonl` of averages (NovaSky-AI/SkyRL,
+#   skyrl/train/utils/trainer_utils.py, `dump_per_dataset_eval_results`).
+# NeMo-RL GRPO validation: `val_data_step<N>.jsonl`, keys content (the conversation, as a list
+#   of one message list), rewards (a list of one) and idx (the row's number); training rollouts
+#   go to `train_data_step<N>.jsonl` beside them (NVIDIA-NeMo/RL, nemo_rl/algorithms/grpo.py,
+#   `validate`; nemo_rl/utils/logger.py, `log_batched_dict_as_jsonl`).
+
+STEP_DUMPS = {  # format: (prompt key, generated-text key, correctness key)
+    "verl-generations": ("input", "output", "score"),
+    "skyrl-evals": ("input_prompt", "output_response", "score"),
+    "nemo-rl-validation": ("content", "content", "rewards"),
+}
+# written beside the dumps, read by no one here: a folder leaves them out, alone they are refused
+BESIDE_DUMPS = {
+    "skyrl-eval-summary": "SkyRL's per-dataset eval files beside this aggregated_results.jsonl "
+    "(it holds averages only; give its dumped_evals/ folder)",
+    "nemo-rl-training": "NeMo-RL validation dumps (val_data_step<N>.jsonl); this is a training "
+    "rollout dump (train_data_step<N>.jsonl)",
+}
+DEFAULT_BENCHMARK = "validation"  # where a dump names no data source (verl, NeMo-RL)
+
+
+def dump_kind(keys: set[str]) -> str | None:
+    """Which framework's dump a JSON line with these keys comes from, if any."""
+    if {"input", "output", "score", "step"} <= keys:
+        return "verl-generations"
+    if {"input_prompt", "output_response", "score"} <= keys:
+        return "skyrl-evals"
+    if "eval/all/avg_score" in keys:
+        return "skyrl-eval-summary"
+    if {"content", "rewards", "idx"} <= keys:
+        training = {"advantages", "token_ids", "input_lengths"} & keys
+        return "nemo-rl-training" if training else "nemo-rl-validation"
+    return None
+
+
+def _normalised_key(text: str) -> str:
+    """A problem's id from its prompt with whitespace runs made one space, so a prompt
+    re-rendered with other line breaks or indentation is still the same problem."""
+    return _text_key(" ".join(text.split()))
+
+
+def _conversation(record: dict) -> list:
+    """NeMo-RL's logged conversation: a list of one message list (a batch of one)."""
+    content = record.get("content")
+    if isinstance(content, list) and len(content) == 1 and isinstance(content[0], list):
+        return content[0]
+    return content if isinstance(content, list) else []
+
+
+def _nemo_prompt(messages: list) -> list:
+    """The messages before the model's first turn: the problem as it was posed."""
+    prompt = []
+    for m in messages:
+        if isinstance(m, dict) and m.get("role") == "assistant":
+            break
+        prompt.append(m)
+    return prompt
+
+
+def dump_texts(record: dict, kind: str) -> tuple[str, str | None, object, str]:
+    """(problem id, question, reference answer, generated text) of one dumped generation; the
+    id is a hash of the prompt with whitespace normalised."""
+    if kind == "nemo-rl-validation":
+        messages = _conversation(record)
+        prompt = _nemo_prompt(messages)
+        key = _normalised_key(
+            "\n".join(
+                f"{m.get('role')}: {_message_text([m])}" for m in prompt if isinstance(m, dict)
+            )
+        )
+        return key, _message_text(prompt) or None, None, _message_text(messages, "assistant")
+    prompt_key, output_key, _ = STEP_DUMPS[kind]
+    prompt, output = record.get(prompt_key), record.get(output_key)
+    prompt = prompt if isinstance(prompt, str) else json.dumps(prompt, ensure_ascii=False)
+    if kind == "skyrl-evals":
+        extras = record.get("env_extras")
+        spec = extras.get("reward_spec") if isinstance(extras, dict) else None
+        reference = spec.get("ground_truth") if isinstance(spec, dict) else None
+    else:
+        reference = record.get("gts")
+    return _normalised_key(prompt), prompt, reference, output if isinstance(output, str) else ""
+
+
+def _whole_step(path: Path, number: int, value) -> int:
+    if type(value) is float and value.is_integer():
+        value = int(value)
+    if type(value) is not int or not 0 <= value < 2**63:
+        raise DataError(path, "a whole step from 0", line=number, column="step", got=value)
+    return value
+
+
+def _dump_step(path: Path, kind: str, parts: list[str], step: int | None) -> int | None:
+    """The step a dump file's name or folder gives: verl `<step>.jsonl`, SkyRL
+    `global_step_<N>_evals/`, NeMo-RL `val_data_step<N>.jsonl`; else `step`, read from the
+    folders by the usual patterns (or --step-from-path)."""
+    patterns = {
+        "verl-generations": r"^(\d+)\.jsonl?$",
+        "skyrl-evals": r"^global_step_(\d+)_evals$",
+        "nemo-rl-validation": r"^val_data_step(\d+)\.jsonl?$",
+    }
+    for part in parts:
+        m = re.match(patterns[kind], part)
+        if m and int(m.group(1)) < 2**63:
+            return int(m.group(1))
+    return step
+
+
+def _correct(path: Path, number: int, column: str, value, kind: str) -> bool:
+    """A generation's correctness: true/false or 0/1 (SkyRL's token-level rewards summed,
+    NeMo-RL's reward unwrapped from its batch of one); partial credit is an error."""
+    if kind == "skyrl-evals" and isinstance(value, list) and column == "score":
+        value = sum(v for v in value if type(v) in (int, float)) if value else None
+    if kind == "nemo-rl-validation" and isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    if type(value) in (int, float, bool) and value in (0, 1):
+        return bool(value)
+    raise DataError(
+        path,
+        "a correctness of 0 or 1 per generation (partial credit or a -1/1 reward cannot be "
+        "split into right and wrong answers; --map accuracy=KEY names a 0/1 key such as acc)",
+        line=number,
+        column=column,
+        got=value,
+    )
+
+
+def read_step_dump(
+    path: str | Path,
+    kind: str,
+    parts: list[str],
+    step: int | None = None,
+    metric: str | None = None,
+) -> tuple[pl.DataFrame, str]:
+    """One framework dump file (see STEP_DUMPS) as one row per generation in the columns of a
+    per-sample table (step, benchmark, problem_id, sample_id, correct, response_tokens null),
+    and a note saying where correctness came from.
+
+    The step is the line's own `step` (verl), else the file's or folder's name (`parts`, the
+    file's name first); the benchmark the line's `data_source` (SkyRL; verl where the reward
+    function logs one), else "validation"; problems are keyed by a hash of the prompt with
+    whitespace normalised, and sample_id counts a problem's generations in the file. Correct
+    is `acc` where the line has it (verl's math_dapo reward), else the score: it must be 0 or 1
+    (--map accuracy=KEY names another key). A file in which no generation holds any text (a
+    placeholder run) is an error, not 0% accuracy."""
+    path = Path(path)
+    _, output_key, score_key = STEP_DUMPS[kind]
+    named_step = _dump_step(path, kind, parts, step)
+    rows, seen, column, generated = [], {}, metric, 0
+    for number, record in scan_jsonl_lines(path):
+        if column is None:
+            column = "acc" if kind == "verl-generations" and "acc" in record else score_key
+        if column not in record:
+            raise DataError(
+                path, f"a {column!r} key on every line", line=number, column=column, got=None
+            )
+        prompt = record.get(STEP_DUMPS[kind][0])
+        if not isinstance(prompt, list if kind == "nemo-rl-validation" else str):
+            raise DataError(
+                path,
+                "the conversation (a list of messages)"
+                if kind == "nemo-rl-validation"
+                else "the prompt's text",
+                line=number,
+                column=STEP_DUMPS[kind][0],
+                got=prompt,
+            )
+        key, _, _, text = dump_texts(record, kind)
+        correct = _correct(path, number, column, record[column], kind)
+        at = _whole_step(path, number, record["step"]) if "step" in record else named_step
+        source = record.get("data_source")
+        benchmark = source if isinstance(source, str) and source else DEFAULT_BENCHMARK
+        seen[benchmark, key] = seen.get((benchmark, key), -1) + 1
+        generated += bool(text.strip())
+        rows.append((at, benchmark, key, seen[benchmark, key], correct, None))
+    if rows and not generated:
+        raise DataError(
+            path,
+            "generated text to score; every generation is empty, so the dump has no generated "
+            "text (a placeholder run), not 0% accuracy",
+            column=output_key,
+        )
+    return _frame(path, rows, SAMPLE_COLUMNS), f"correctness from {column!r}"

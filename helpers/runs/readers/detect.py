@@ -9,7 +9,7 @@ from pathlib import Path
 import polars as pl
 
 from helpers.errors import DataError
-from helpers.runs.readers import mlflow_store, tfevents
+from helpers.runs.readers import answer_dumps, framework_logs, mlflow_store, tfevents, wandb_store
 from helpers.runs.readers._common import (
     csv_header,
     files_in,
@@ -26,12 +26,22 @@ FORMATS = {
     "metrics-csv": "per-step metric log (CSV with a step column)",
     "metrics-jsonl": "per-step metric log (JSON lines, one object per logged step)",
     "trl": "TRL trainer_state.json (log_history)",
+    "verl-file": 'verl file logger (JSON lines: {"step": N, "data": {metric: value}})',
+    "verl-console": "verl console log (lines 'step:N - key:value - ...'; other lines skipped)",
+    "prime-rl": "prime-rl metrics.jsonl (its file monitor: step, time and metrics per line)",
     "mlflow": "MLflow file store (mlruns/: metrics/<name> per run; nested runs by step)",
+    "wandb-run": "W&B run folder (wandb/run-*/, offline-run-*/: run-<id>.wandb history, "
+    "CRC-checked; run name and config)",
     "tensorboard": "TensorBoard event files (scalars; Trainer/TRL tags train/... and eval/...)",
     "qwen-math": "Qwen2.5-Math / SkyThought per-sample JSONL (idx, score, code)",
     "lm-eval": "lm-evaluation-harness samples_*.jsonl (doc_id, resps, metrics)",
     "trl-completions": "TRL completions Parquet (step, prompt, completion, rewards per generation)",
     "verifiers": "verifiers vf-eval results.jsonl (prompt, completion, reward per rollout)",
+    "verl-generations": "verl validation dumps (<step>.jsonl: input, output, gts, score, step)",
+    "skyrl-evals": "SkyRL eval dumps (global_step_<N>_evals/<data_source>.jsonl)",
+    "nemo-rl-validation": "NeMo-RL validation dumps (val_data_step<N>.jsonl: content, rewards)",
+    "skyrl-eval-summary": "SkyRL aggregated_results.jsonl (averages beside the eval dumps)",
+    "nemo-rl-training": "NeMo-RL training rollouts (train_data_step<N>.jsonl)",
     "qwen-math-metrics": "Qwen2.5-Math / SkyThought *_metrics.json (num_samples, acc in %)",
     "lm-eval-results": "lm-evaluation-harness results_*.json (results, n-samples)",
     "lighteval-results": "lighteval results_*.json (results, summary_tasks)",
@@ -66,6 +76,9 @@ def _line_kind(keys: set[str]) -> str | None:
         return "lm-eval"
     if {"prompt", "completion", "reward"} <= keys:
         return "verifiers"
+    dump = answer_dumps.dump_kind(keys)  # before metrics: verl's dumps have a `step` key
+    if dump:
+        return dump
     if keys & set(STEP_NAMES):
         return "metrics-jsonl"
     return None
@@ -89,11 +102,15 @@ def detect(path: str | Path, mapping: Mapping[str, str] | None = None) -> str:
             return "tensorboard"
         if any(map(mlflow_store.run_of, files)):
             return "mlflow"
+        if any(f.suffix == wandb_store.SUFFIX and wandb_store.is_wandb_file(f) for f in files):
+            return "wandb-run"
         if any(f.suffix.lower() in (".parquet", ".json", ".jsonl", ".csv") for f in files):
             return "folder"
         raise DataError(path, "a folder holding .parquet, .jsonl, .json or .csv logs; found none")
     if tfevents.is_event_file(path):  # by content: the name ends in the writer's host name
         return "tensorboard"
+    if wandb_store.is_wandb_file(path):  # by content: the ':W&B' header
+        return "wandb-run"
     suffix = path.suffix.lower()
     if suffix == ".parquet":
         try:
@@ -122,7 +139,8 @@ def detect(path: str | Path, mapping: Mapping[str, str] | None = None) -> str:
             if kind:
                 return kind
         try:
-            keys = set(first_json(path))
+            first = first_json(path)
+            keys = set(first)
         except DataError:
             if suffix == ".json":
                 raise DataError(
@@ -131,7 +149,7 @@ def detect(path: str | Path, mapping: Mapping[str, str] | None = None) -> str:
                     "or JSON lines",
                 ) from None
             raise
-        kind = _line_kind(keys)
+        kind = framework_logs.json_kind(first) or _line_kind(keys)
         if kind:
             return kind
         raise _closest(
@@ -161,6 +179,12 @@ def detect(path: str | Path, mapping: Mapping[str, str] | None = None) -> str:
                 line=1,
                 got=header[:8],
             ) from None
+    kind = framework_logs.sniff(path)  # a log under any other name: by its lines
+    if kind:
+        return kind
     raise DataError(
-        path, "a .csv, .json, .jsonl or .parquet file, or a folder of them", got=path.suffix
+        path,
+        "a .csv, .json, .jsonl or .parquet file, a verl console log (lines 'step:N - "
+        "key:value'), or a folder of them",
+        got=path.suffix,
     )

@@ -1,18 +1,34 @@
 """Per-step metric logs as the trainers write them: one row per step, one column per metric.
 
 Files: a W&B history export or any CSV; JSON lines with one object per logged step (OpenRLHF,
-plain loggers); TRL's `trainer_state.json` (its `log_history`). Columns are recognised by the
+plain loggers); TRL's `trainer_state.json` (its `log_history`); the rows other readers make of
+a tracker's store or a framework's own log (`framework_logs`). Columns are recognised by the
 naming conventions below, tried in order, or by a mapping the user gives (`--map`):
 
     step      the first of _step, step, global_step, train/global_step, trainer/global_step
     accuracy  val/test_score/{benchmark}                 verl (older)
-              val-core/{benchmark}/acc/mean@{k}          verl (current; the largest k is used)
-              val-core/{benchmark}/reward/mean@{k}       verl, where no acc is logged
+              val-core/{benchmark}/acc/mean@{k}          verl (current; k samples per problem,
+                                                         the largest k is used)
               eval_{benchmark}_accuracy                  TRL with several eval datasets
+              eval/eval_{benchmark}_pass1                OpenRLHF (eval_eval_... in TensorBoard
+                                                         as read here)
+              validation/accuracy                        NeMo-RL (one validation set)
+              eval/{benchmark}/all/{agent}/avg@{k}       prime-rl (the mean reward of k samples
+                                                         per problem; before 2026-08,
+                                                         eval/{benchmark}/all/avg@{k})
               critic/scores/{benchmark}/mean             verl training scores, when a log has
                                                          no validation accuracy
-    tokens    response_length/{benchmark}/mean, else response_length/mean,
-              completions/mean_length or completion_length (TRL)
+    tokens    per benchmark: response_length/{benchmark}/mean (verl),
+              eval/eval_{benchmark}_response_length_mean (OpenRLHF),
+              eval/{benchmark}/all/num_output_tokens/mean (prime-rl);
+              else one for all: response_length/mean (verl), validation/avg_length (NeMo-RL),
+              eval/eval_response_length_mean (OpenRLHF), train/agg/all/num_output_tokens/mean
+              (prime-rl), completions/mean_length or completion_length (TRL)
+
+Other statistics are never read as accuracy, and `inspect` says why each is left out (LEFT_OUT):
+verl's best@k, worst@k, maj@k and std, a reward (verl's val-core/{benchmark}/reward/mean@{k}:
+a reward need not be 1 for a correct answer and 0 otherwise), pass@k, prime-rl's effective
+subset (errored rollouts dropped).
 
 A mapping is `role=template`, a template being a column name, with `{benchmark}` standing for
 the benchmark part of several columns:
@@ -46,21 +62,52 @@ STEP_NAMES = ("_step", "step", "global_step", "train/global_step", "trainer/glob
 CONVENTIONS = (
     ("verl val/test_score", "accuracy", "val/test_score/{benchmark}"),
     ("verl val-core acc", "accuracy", "val-core/{benchmark}/acc/mean@{k}"),
-    ("verl val-core reward", "accuracy", "val-core/{benchmark}/reward/mean@{k}"),
     ("TRL eval", "accuracy", "eval_{benchmark}_accuracy"),
+    ("OpenRLHF eval pass1", "accuracy", "eval/eval_{benchmark}_pass1"),
+    ("OpenRLHF eval pass1", "accuracy", "eval_eval_{benchmark}_pass1"),
+    ("NeMo-RL validation accuracy", "accuracy", "validation/accuracy"),
+    ("prime-rl eval avg@k", "accuracy", "eval/{benchmark}/all/{agent}/avg@{k}"),
+    ("prime-rl eval avg@k", "accuracy", "eval/{benchmark}/all/avg@{k}"),
     ("verl training scores", "accuracy", "critic/scores/{benchmark}/mean"),
     ("verl response length", "tokens", "response_length/{benchmark}/mean"),
+    ("OpenRLHF response length", "tokens", "eval/eval_{benchmark}_response_length_mean"),
+    ("OpenRLHF response length", "tokens", "eval_eval_{benchmark}_response_length_mean"),
+    ("prime-rl output tokens", "tokens", "eval/{benchmark}/all/num_output_tokens/mean"),
     ("mean response length", "tokens", "response_length/mean"),
+    ("NeMo-RL validation length", "tokens", "validation/avg_length"),
+    ("OpenRLHF response length", "tokens", "eval/eval_response_length_mean"),
+    ("OpenRLHF response length", "tokens", "eval_eval_response_length_mean"),
+    ("prime-rl output tokens", "tokens", "train/agg/all/num_output_tokens/mean"),
     ("TRL completion length", "tokens", "completions/mean_length"),
     ("TRL completion length", "tokens", "completion_length"),
+)
+# columns no convention reads, on purpose: why each is left out (for `inspect`), first match
+LEFT_OUT = (
+    (
+        r"/(?:best|worst|maj)@\d+/(?:mean|std)$",
+        "best@k, worst@k or maj@k: a statistic over k samples, not an accuracy",
+    ),
+    (r"/std(?:@\d+)?$", "a standard deviation, not a mean"),
+    (
+        r"^val-(?:core|aux)/.+/reward/mean@\d+$",
+        "a reward, not an accuracy; if it is 1 for a correct answer and 0 otherwise: "
+        "--map 'accuracy=val-core/{benchmark}/reward/mean@{k}'",
+    ),
+    (
+        r"(?:^|[/_])pass(?:@|\^|_)?(?:[2-9]|[1-9][0-9]+|k)$",
+        "pass@k or pass^k over several samples, not an accuracy",
+    ),
+    (r"^eval/.+/effective/", "prime-rl's effective subset (errored rollouts dropped); all is read"),
 )
 ROLES = ("step", "accuracy", "tokens")
 
 
 def _pattern(template: str) -> re.Pattern:
-    """A column template as a regex: {benchmark} any text, {k} a number."""
+    """A column template as a regex: {benchmark} any text, {k} a number, {agent} one path
+    part (prime-rl's agent)."""
     text = re.escape(template)
     text = text.replace(re.escape("{benchmark}"), "(?P<benchmark>.+?)")
+    text = text.replace(re.escape("{agent}"), "(?P<agent>[^/]+)")
     text = text.replace(re.escape("{k}"), "(?P<k>[0-9]+)")
     return re.compile(f"^{text}$")
 
@@ -80,6 +127,26 @@ class MetricLog:
     convention: str = ""
     kind: str = "validation"
     ignored: dict[str, list[str]] = field(default_factory=dict)  # reason -> columns
+
+    def roles(self) -> list[str]:
+        """Which logged key became which role, in words (for `inspect`): the first few of
+        each, with the benchmark each stands for where that is not the key itself."""
+
+        def said(columns: Mapping[str | None, str]) -> str:
+            named = [c if b in (c, None) else f"{c} ({b})" for b, c in columns.items()]
+            more = f" and {len(named) - 3} more" if len(named) > 3 else ""
+            return ", ".join(named[:3]) + more
+
+        lines = [f"step: {self.step}"]
+        if self.accuracy:
+            lines.append(f"{self.kind}: {said(self.accuracy)}")
+        per = {b: c for b, c in self.tokens.items() if b is not None}
+        overall = [f"{self.tokens[None]} (every benchmark)"] if None in self.tokens else []
+        if self.tokens:
+            lines.append(
+                "response length (tokens): " + ", ".join(([said(per)] if per else []) + overall)
+            )
+        return lines
 
     def scores(self) -> pl.DataFrame:
         """step, benchmark, score (a fraction), k: one row per logged value, in the log's
@@ -183,15 +250,21 @@ def parse_map(items: list[str] | None) -> dict[str, str]:
 
 
 def _match(template: str, columns: list[str]) -> dict[str, tuple[str, int | None]]:
-    """benchmark -> (column, k) for the columns a template matches ('' without {benchmark})."""
-    pattern, found = _pattern(template), {}
-    for c in columns:
-        m = pattern.match(c)
-        if m:
-            name = m.groupdict().get("benchmark") or ""
-            k = int(m.group("k")) if "k" in m.groupdict() else None
-            if name not in found or (k or 0) > (found[name][1] or 0):
-                found[name] = (c, k)
+    """benchmark -> (column, k) for the columns a template matches ('' without {benchmark});
+    where a benchmark is logged for several agents, each is its own: `benchmark/agent`."""
+    pattern = _pattern(template)
+    matches = [(c, m.groupdict()) for c in columns if (m := pattern.match(c))]
+    agents: dict[str, set] = {}
+    for _, groups in matches:
+        agents.setdefault(groups.get("benchmark") or "", set()).add(groups.get("agent"))
+    found = {}
+    for c, groups in matches:
+        name = groups.get("benchmark") or ""
+        if len(agents[name]) > 1:
+            name = f"{name}/{groups['agent']}"
+        k = int(groups["k"]) if "k" in groups else None
+        if name not in found or (k or 0) > (found[name][1] or 0):
+            found[name] = (c, k)
     return found
 
 
@@ -233,7 +306,7 @@ def recognise(
             if found:
                 candidates.append((convention, found))
         validation = [c for c in candidates if c[0] != "verl training scores"]
-        if len({c[0] for c in validation}) > 1 and not _nested(validation):
+        if len({c[0] for c in validation}) > 1:
             options = "; ".join(f"{c}: {next(iter(f.values()))[0]}" for c, f in validation)
             raise DataError(
                 path,
@@ -244,8 +317,8 @@ def recognise(
             )
         chosen = (validation or candidates)[:1]
         for convention, found in chosen:
-            log.accuracy = {b: c for b, (c, _) in found.items()}
-            log.k = {b: k for b, (_, k) in found.items() if k}
+            log.accuracy = {b or c: c for b, (c, _) in found.items()}  # one set: its column
+            log.k = {b or c: k for b, (c, k) in found.items() if k}
             log.convention = convention
             log.kind = "training score" if convention == "verl training scores" else "validation"
         for convention, found in candidates[len(chosen) :]:
@@ -256,10 +329,18 @@ def recognise(
         found = _match(mapping["tokens"], names)
         log.tokens = {(b or None): c for b, (c, _) in found.items()}
     else:
-        per_benchmark = _match("response_length/{benchmark}/mean", names)
-        log.tokens = {b: c for b, (c, _) in per_benchmark.items() if b in log.accuracy}
+        for _, role, template in CONVENTIONS:  # per benchmark: the first naming found
+            if role == "tokens" and "{benchmark}" in template:
+                for b, (c, _) in _match(template, names).items():
+                    if b in log.accuracy:
+                        log.tokens.setdefault(b, c)
         overall = next(
-            (t for _, role, t in CONVENTIONS[6:] if role == "tokens" and t in names), None
+            (
+                t
+                for _, role, t in CONVENTIONS
+                if role == "tokens" and "{benchmark}" not in t and t in names
+            ),
+            None,
         )
         if overall:
             log.tokens[None] = overall
@@ -274,16 +355,11 @@ def recognise(
         )
     used = {step, *log.accuracy.values(), *log.tokens.values()}
     used |= {c for cols in log.ignored.values() for c in cols}
-    rest = [c for c in names if c not in used]
-    if rest:
-        log.ignored["not an accuracy or length column"] = rest
+    for c in names:
+        if c not in used:
+            why = next((w for p, w in LEFT_OUT if re.search(p, c)), None)
+            log.ignored.setdefault(why or "not an accuracy or length column", []).append(c)
     return log
-
-
-def _nested(candidates) -> bool:
-    """verl logs acc and reward under val-core for the same sources: acc is preferred, not an
-    ambiguity."""
-    return {c for c, _ in candidates} == {"verl val-core acc", "verl val-core reward"}
 
 
 def _template_of(candidate) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 import polars as pl
 
 from helpers.runs.readers._common import scan_jsonl_lines
-from helpers.runs.readers.answer_dumps import _message_text, _prompt_key
+from helpers.runs.readers.answer_dumps import STEP_DUMPS, _message_text, _prompt_key, dump_texts
 
 TEXT_SCHEMA = {
     "problem_id": pl.String,
@@ -30,12 +30,17 @@ def read_texts(path: str | Path, kind: str) -> pl.DataFrame:
     """Each problem's text, reference answer and the run's first answer, where a per-sample
     file holds them (None where it does not): Qwen2.5-Math/SkyThought `question`, `gt` and
     `pred`; lm-evaluation-harness `doc` (its question field), `target` and `filtered_resps`;
-    verifiers the prompt's user turns, `answer` and the completion's assistant turns. The
+    verifiers the prompt's user turns, `answer` and the completion's assistant turns; verl
+    `input`, `gts`, `output`; SkyRL `input_prompt`, `env_extras.reward_spec.ground_truth`,
+    `output_response`; NeMo-RL the turns before the model's and the model's turns. The
     files were checked when their samples were read; this pass reads only text."""
     path = Path(path)
     rows = []
     for _, record in scan_jsonl_lines(path):
-        if kind == "verifiers":
+        if kind in STEP_DUMPS:  # verl, SkyRL, NeMo-RL validation dumps
+            key, question, reference, answer = dump_texts(record, kind)
+            answers = [answer]
+        elif kind == "verifiers":
             key = _prompt_key(record)
             question = _message_text(record.get("prompt"), "user") or None
             reference = record.get("answer")

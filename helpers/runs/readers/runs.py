@@ -13,7 +13,14 @@ import polars as pl
 
 from helpers import benchmark_sizes
 from helpers.errors import DataError
-from helpers.runs.readers import answer_dumps, evals, mlflow_store, results
+from helpers.runs.readers import (
+    answer_dumps,
+    evals,
+    framework_logs,
+    mlflow_store,
+    results,
+    wandb_store,
+)
 from helpers.runs.readers._common import files_in, reading
 from helpers.runs.readers.detect import FORMATS, detect
 from helpers.runs.readers.metrics import read_metric_log
@@ -152,6 +159,13 @@ def _file(path: Path, kind: str, parts: list[str], options: dict) -> Loaded:
             pl.lit(None, pl.Int64).alias("response_tokens"),
         )  # fmt: skip
         return Loaded(path, kind, samples=samples.lazy())
+    if kind in answer_dumps.STEP_DUMPS:  # verl, SkyRL, NeMo-RL: a file per validation step
+        frame, said = answer_dumps.read_step_dump(path, kind, parts, step, metric)
+        pairs = frame.select("step", "benchmark").unique(maintain_order=True).rows()
+        texts = [(path, kind, s, b) for s, b in pairs]
+        return Loaded(path, kind, samples=frame.lazy(), notes=[said], texts=texts)
+    if kind in answer_dumps.BESIDE_DUMPS:
+        raise DataError(path, answer_dumps.BESIDE_DUMPS[kind], got=kind)
     if kind == "verifiers":
         frame = answer_dumps.read_verifiers(path, metric)
         benchmark = name or _verifiers_env(path)
@@ -186,6 +200,11 @@ def _file(path: Path, kind: str, parts: list[str], options: dict) -> Loaded:
         return Loaded(path, kind, scores=_scores_frame(rows, step), notes=notes)
     if kind in ("wandb", "metrics-csv", "metrics-jsonl", "trl", "tensorboard"):
         return _metric_log(path, kind, options)
+    if kind in framework_logs.KINDS:  # verl's and prime-rl's own logs, read as rows
+        rows, said = framework_logs.read(path, kind)
+        loaded = _metric_log(path, kind, options, rows)
+        loaded.notes += said
+        return loaded
     if kind == "scores":
         return Loaded(path, kind, models=read_scores(path, benchmarks=options.get("benchmarks")))
     raise DataError(path, "a run's log", got=kind)
@@ -203,6 +222,7 @@ def _metric_log(path: Path, kind: str, options: dict, rows: pl.DataFrame | None 
     if scores.height:
         scores = scores.with_columns(problems=pl.lit(None, pl.Int64)).select(list(SCORE_COLUMNS))
     notes = [f"convention: {log.convention or 'none'} ({log.kind})"]
+    notes += log.roles()
     if log.k:
         ks = sorted(set(log.k.values()))
         notes.append(f"mean@k with k = {', '.join(map(str, ks))} samples per problem")
@@ -229,6 +249,12 @@ def _folder(path: Path, options: dict) -> Loaded:
         if set(SAMPLE_COLUMNS) <= set(names):
             return Loaded(path, "samples", samples=scan_samples([path]), notes=links)
     kinds = {f: detect(f, options.get("mapping")) for f in files}
+    beside = [f for f, k in kinds.items() if k in answer_dumps.BESIDE_DUMPS]
+    if beside and len(beside) < len(kinds):  # a dump's averages, training rollouts: not read
+        kinds = {f: k for f, k in kinds.items() if f not in beside}
+        files = [f for f in files if f not in beside]
+        names = ", ".join(str(f.relative_to(path)) for f in beside[:2])
+        links = [*links, f"left out {len(beside)} file(s) beside the dumps (not read): {names}"]
     bad = next((f for f, k in kinds.items() if k in ("samples", "scores")), None)
     if bad is not None:
         raise DataError(bad, "one checkpoint's evaluation file in a folder of them", got=kinds[bad])
@@ -309,8 +335,9 @@ def load(
     }
     with reading(path):
         kind = detect(path, options["mapping"])
-        if kind == "mlflow":  # one run, its nested runs stitched by step
-            rows, said = mlflow_store.wide(path)
+        if kind in ("mlflow", "wandb-run"):  # one run, read from its tracker's own store
+            store = mlflow_store if kind == "mlflow" else wandb_store
+            rows, said = store.wide(path)
             loaded = _metric_log(path, kind, options, rows)
             loaded.notes[:0] = [FORMATS[kind], *said]
         elif kind == "tensorboard" and path.is_dir():  # one run, however many event files

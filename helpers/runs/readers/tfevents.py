@@ -17,6 +17,7 @@ import polars as pl
 
 from helpers.errors import DataError
 from helpers.runs.readers._common import regular_file
+from helpers.runs.readers.protobuf import fields
 
 NAME_MARK = ".tfevents."  # in every event file's name, which ends in the writer's host name
 FIRST_EVENT = b"brain.Event:"  # an event file's first record holds its file_version
@@ -58,42 +59,10 @@ def records(path: Path) -> Iterator[tuple[int, bytes]]:
             yield number, data
 
 
-def _varint(data: bytes, at: int) -> tuple[int, int]:
-    value = shift = 0
-    while True:
-        byte = data[at]
-        at += 1
-        value |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            return value, at
-        shift += 7
-
-
-def _fields(data: bytes) -> Iterator[tuple[int, int, object]]:
-    """(field number, wire type, value) of a protocol buffer message: an int for varints and
-    fixed-width fields (as raw bytes for those), bytes for length-delimited ones."""
-    at = 0
-    while at < len(data):
-        key, at = _varint(data, at)
-        number, wire = key >> 3, key & 7
-        if wire == 0:
-            value, at = _varint(data, at)
-        elif wire == 1:
-            value, at = data[at : at + 8], at + 8
-        elif wire == 2:
-            size, at = _varint(data, at)
-            value, at = data[at : at + size], at + size
-        elif wire == 5:
-            value, at = data[at : at + 4], at + 4
-        else:
-            raise ValueError(f"wire type {wire}")
-        yield number, wire, value
-
-
 def _tensor_scalar(data: bytes) -> float | None:
     """The number a scalar TensorProto holds, or None (text, a shape with elements, no data)."""
     dtype, content, values = None, None, []
-    for number, wire, value in _fields(data):
+    for number, wire, value in fields(data):
         if number == 1:
             dtype = value
         elif number == 2 and value:  # a shape with dimensions: not a scalar
@@ -121,7 +90,7 @@ def _tensor_scalar(data: bytes) -> float | None:
 def _scalars(event: bytes) -> tuple[int, list[tuple[str, float]]] | None:
     """The step and (tag, value) scalars of one Event, or None for an event without them."""
     step, summary = 0, None
-    for number, _, value in _fields(event):
+    for number, _, value in fields(event):
         if number == 2:
             step = value if value < 2**63 else value - 2**64
         elif number == 5:
@@ -129,11 +98,11 @@ def _scalars(event: bytes) -> tuple[int, list[tuple[str, float]]] | None:
     if summary is None:
         return None
     found = []
-    for number, _, value in _fields(summary):
+    for number, _, value in fields(summary):
         if number != 1:
             continue
         tag, scalar = None, None
-        for vn, vw, v in _fields(value):
+        for vn, vw, v in fields(value):
             if vn == 1:
                 tag = v.decode("utf-8", "replace")
             elif vn == 2 and vw == 5:

@@ -1,0 +1,434 @@
+"""W&B run folders where a run lives on the training machine (`wandb/run-<time>-<id>/`,
+`wandb/offline-run-<time>-<id>/`, or a `wandb/` folder holding them), read without wandb.
+
+The history is in `run-<id>.wandb`, W&B's transaction log (since wandb 0.31 an offline run
+keeps its history, config and summary nowhere else). The framing, as wandb 0.31's
+`core/pkg/leveldb/record.go` and `core/internal/transactionlog/` write it:
+
+    header  ':W&B', 0xBEE1 (uint16, little-endian), version 0: the file's first 7 bytes
+    blocks  of 32 KiB from the start of the file (the header takes the first block's first
+            7 bytes); a chunk never crosses a block's end, and fewer than 7 bytes left at a
+            block's end are zero padding
+    chunk   CRC-32 (IEEE, the zlib one, unmasked) of the type byte and the data (uint32,
+            little-endian), data length (uint16), type (1 a whole record, 2 first, 3 middle,
+            4 last chunk of one), data
+    record  the data of its chunks: one `Record` protocol buffer (wandb/proto/wandb_internal.proto)
+
+Only the fields read here are decoded; the rest is skipped by wire type, so no protobuf
+package is needed:
+
+    Record         history = 2, summary = 3, config = 5, run = 17
+    HistoryRecord  item = 1 (repeated HistoryItem), step = 2 (HistoryStep: num = 1)
+    HistoryItem    key = 1, nested_key = 2 (repeated: a nested dict's path), value_json = 16;
+                   wandb 0.31 adds a typed value: none = 3, boolean = 4, integer = 5 (sint64),
+                   number = 6 (double), text = 7, json = 8
+    SummaryRecord, ConfigRecord   update = 1, remove = 2 (items as HistoryItem's 1, 2, 16)
+    RunRecord      run_id = 1, project = 3, config = 4, display_name = 8
+
+Values stay text (JSON as logged: `0.57`, `NaN`, `"a string"`), cast per column by the metric
+log reader like a CSV's cells. Beside the log, `files/wandb-summary.json` (older versions) and
+`files/output.log` are read where the log holds no history; console lines are cut at 4,096
+characters, so a line that long is never read for a value.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from helpers.errors import DataError
+from helpers.runs.readers import framework_logs
+from helpers.runs.readers._common import files_in, regular_file
+from helpers.runs.readers.protobuf import fields, varint
+
+SUFFIX = ".wandb"
+HEADER = b":W&B" + struct.pack("<H", 0xBEE1)  # then the version byte
+VERSION = 0
+BLOCK = 32 * 1024
+CHUNK = 7  # a chunk's header: checksum, length, type
+FULL, FIRST, MIDDLE, LAST = 1, 2, 3, 4
+CONSOLE_LINE_LIMIT = 4096  # W&B cuts a console line at this many characters
+
+
+def is_wandb_file(path: Path) -> bool:
+    """A W&B transaction log by content: its first bytes are ':W&B' and W&B's magic number."""
+    if not path.is_file():  # a pipe or a device would block
+        return False
+    try:
+        with path.open("rb") as handle:
+            return handle.read(len(HEADER)) == HEADER
+    except OSError:
+        return False
+
+
+class Records:
+    """The CRC-checked records of one .wandb file, as (record number from 1, byte offset,
+    data). A record cut short at the end (a run killed, or still writing) ends the reading
+    and is counted in `unread` (bytes); a checksum that does not match, or chunks out of
+    order, is a DataError naming the record and its offset."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.unread = 0  # bytes at the end that hold no complete record
+        self.count = 0
+
+    def _error(self, what: str, offset: int, number: int | None = None) -> DataError:
+        number = self.count + 1 if number is None else number
+        return DataError(
+            self.path, f"{what} (record {number}, at byte {offset:,}; the file is damaged there)"
+        )
+
+    def __iter__(self) -> Iterator[tuple[int, int, bytes]]:
+        regular_file(self.path)
+        size = self.path.stat().st_size
+        with self.path.open("rb") as handle:
+            block = handle.read(BLOCK)
+            if block[: len(HEADER)] != HEADER or len(block) < len(HEADER) + 1:
+                raise DataError(self.path, "a W&B transaction log (starting ':W&B')", row=1)
+            if block[len(HEADER)] != VERSION:
+                raise DataError(
+                    self.path,
+                    f"a W&B transaction log of version {VERSION}",
+                    got=f"version {block[len(HEADER)]}",
+                )
+            start, at = 0, len(HEADER) + 1  # the block's offset in the file; where in it
+            parts: list[bytes] = []
+            first = 0  # offset of the record being gathered
+            while True:
+                if at + CHUNK > len(block):  # padding, or the end of the file
+                    if len(block) < BLOCK:
+                        if at < len(block) and any(block[at:]):
+                            self.unread = size - (first if parts else start + at)
+                        elif parts:
+                            self.unread = size - first
+                        return
+                    start += len(block)
+                    block, at = handle.read(BLOCK), 0
+                    if not block:
+                        self.unread = size - first if parts else 0
+                        return
+                    continue
+                crc, length, kind = struct.unpack_from("<IHB", block, at)
+                offset = start + at
+                if crc == 0 and length == 0 and kind == 0:
+                    if not parts:  # a zeroed block's remainder, which W&B's reader skips
+                        at = len(block)
+                        continue
+                    if len(block) < BLOCK and not any(block[at:]):  # zeros where a killed
+                        self.unread = size - first  # run's last record was to be written
+                        return
+                end = at + CHUNK + length
+                if end > BLOCK:
+                    raise self._error("a W&B chunk that ends within its 32 KiB block", offset)
+                if end > len(block):  # the file ends inside this chunk
+                    self.unread = size - (first if parts else offset)
+                    return
+                if zlib.crc32(block[at + CHUNK - 1 : end]) != crc:
+                    raise self._error("a W&B record matching its checksum", offset)
+                data = block[at + CHUNK : end]
+                at = end
+                if kind == FULL and not parts:
+                    self.count += 1
+                    yield self.count, offset, data
+                elif kind == FIRST and not parts:
+                    first, parts = offset, [data]
+                elif kind in (MIDDLE, LAST) and parts:
+                    parts.append(data)
+                    if kind == LAST:
+                        self.count += 1
+                        yield self.count, first, b"".join(parts)
+                        parts = []
+                else:
+                    raise self._error(f"W&B chunks in order (a chunk of type {kind} here)", offset)
+
+
+# ---- protocol buffers: only the fields named in the module's docstring ---------------------------
+
+
+def _item(data: bytes) -> tuple[str, str | None]:
+    """A HistoryItem (or SummaryItem, ConfigItem) as (name, value as JSON text or None).
+    Two million of these make a long run: one loop, a varint's one-byte case inline."""
+    key, nested, value = "", [], None
+    at, n = 0, len(data)
+    while at < n:
+        tag = data[at]
+        at += 1
+        if tag > 0x7F:  # field 16 (value_json) and above take two bytes
+            tag, at = varint(data, at - 1)
+        number, wire = tag >> 3, tag & 7
+        if wire == 2:
+            size = data[at]
+            at += 1
+            if size > 0x7F:
+                size, at = varint(data, at - 1)
+            end = at + size
+            if end > n:
+                raise ValueError("a field past the message's end")
+            if number == 16 or number == 8:  # value_json; json
+                value = data[at:end].decode("utf-8", "replace")
+            elif number == 2:
+                nested.append(data[at:end].decode("utf-8", "replace"))
+            elif number == 1:
+                key = data[at:end].decode("utf-8", "replace")
+            elif number == 7:  # text
+                value = json.dumps(data[at:end].decode("utf-8", "replace"))
+            at = end
+        elif wire == 0:
+            v, at = varint(data, at)
+            if number == 5:  # integer, a sint64: zigzag
+                value = str((v >> 1) ^ -(v & 1))
+            elif number == 4:
+                value = "true" if v else "false"
+            elif number == 3:
+                value = "null"
+        elif wire == 1:
+            if number == 6:  # number: NaN and Infinity as W&B's JSON writes them
+                value = json.dumps(struct.unpack_from("<d", data, at)[0])
+            at += 8
+        elif wire == 5:
+            at += 4
+        else:
+            raise ValueError(f"wire type {wire}")
+    if at > n:
+        raise ValueError("a field past the message's end")
+    return key or "/".join(nested), None if value == "null" else value
+
+
+def _items(data: bytes) -> Iterator[tuple[str, str | None]]:
+    for number, _, v in fields(data):
+        if number == 1:
+            yield _item(v)
+
+
+def _history(data: bytes) -> tuple[list[tuple[str, str | None]], int]:
+    items, step = [], 0
+    for number, _, v in fields(data):
+        if number == 1:
+            items.append(_item(v))
+        elif number == 2:
+            step = next((n for f, _, n in fields(v) if f == 1), 0)
+    return items, step
+
+
+def _changes(data: bytes, into: dict) -> None:
+    """Apply a SummaryRecord's or ConfigRecord's updates and removes to `into`."""
+    for number, _, v in fields(data):
+        if number in (1, 2):
+            name, value = _item(v)
+            if number == 1:
+                into[name] = value
+            else:
+                into.pop(name, None)
+
+
+# ---- one run ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    """What one .wandb file holds that is read here."""
+
+    path: Path
+    run_id: str = ""
+    name: str = ""
+    project: str = ""
+    config: dict[str, str | None] = field(default_factory=dict)
+    summary: dict[str, str | None] = field(default_factory=dict)
+    histories: int = 0
+    unread: int = 0
+
+
+def _run_record(run: Run, data: bytes) -> None:
+    for number, _, v in fields(data):
+        if number == 1:
+            run.run_id = v.decode("utf-8", "replace")
+        elif number == 3:
+            run.project = v.decode("utf-8", "replace")
+        elif number == 8:
+            run.name = v.decode("utf-8", "replace")
+        elif number == 4:
+            _changes(v, run.config)
+
+
+def scan(path: Path, history: History | None = None, *, quick: bool = False) -> Run:
+    """Read one .wandb file: its run record, config, and history (added to `history`); the
+    summary is kept only while no history has been seen
+    (it is read where a run logged none). `quick`: stop at the first history record (enough
+    to tell which runs in a folder logged any)."""
+    run = Run(path)
+    records = Records(path)
+    for number, offset, data in records:
+        try:
+            for kind, _, v in fields(data):
+                if kind == 2:
+                    run.histories += 1
+                    if quick and run.run_id:
+                        return run
+                    if history is not None:
+                        history.add(number, *_history(v))
+                elif kind == 17:
+                    _run_record(run, v)
+                elif kind == 5:
+                    _changes(v, run.config)
+                elif kind == 3 and not run.histories:
+                    _changes(v, run.summary)
+        except (ValueError, IndexError, struct.error):
+            what = "a W&B record holding a Record protocol buffer"
+            raise records._error(what, offset, number) from None
+    run.unread = records.unread
+    return run
+
+
+class History:
+    """A run's history as it is read: one row per history record, one text column per key
+    (filled as records come, so a long run's two million values are never held twice)."""
+
+    def __init__(self) -> None:
+        self.columns: dict[str, list[str | None]] = {}
+        self.lines: list[int] = []  # each row's record number
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def add(self, number: int, items: list[tuple[str, str | None]], step: int) -> None:
+        """One record's items; `_step` from the record's step where no `_step` was logged."""
+        r = len(self.lines)
+        self.lines.append(number)
+        if not any(name == "_step" for name, _ in items):
+            items = [*items, ("_step", str(step))]
+        for name, value in items:
+            column = self.columns.get(name)
+            if column is None:
+                column = self.columns[name] = [None] * r
+            n = len(column)
+            if n < r:
+                column.extend([None] * (r - n))
+            if n > r:  # a key twice in one record: the later value
+                column[r] = value
+            else:
+                column.append(value)
+
+    def frame(self) -> pl.DataFrame:
+        """The rows, every column text; `__line` the record number."""
+        rows = len(self.lines)
+        for column in self.columns.values():
+            column.extend([None] * (rows - len(column)))
+        # W&B keeps no order of the keys in a record: by name, the step first
+        names = sorted(self.columns, key=lambda c: (c != "_step", c))
+        frame = pl.DataFrame(
+            {c: self.columns[c] for c in names}, schema={c: pl.String for c in names}
+        )
+        return frame.with_columns(__line=pl.Series(self.lines, dtype=pl.Int64))
+
+
+def _summary_file(folder: Path) -> dict[str, str | None]:
+    """files/wandb-summary.json (wandb before 0.31), flattened with '/', values as JSON text."""
+    path = folder / "files" / "wandb-summary.json"
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except (OSError, ValueError):
+        raise DataError(path, "a JSON object (W&B's run summary)") from None
+    flat: dict[str, str | None] = {}
+
+    def walk(prefix: str, value: object) -> None:
+        if isinstance(value, dict) and not value.get("_type"):
+            for k, v in value.items():
+                walk(f"{prefix}/{k}" if prefix else str(k), v)
+        else:
+            flat[prefix] = None if value is None else json.dumps(value)
+
+    walk("", doc if isinstance(doc, dict) else {})
+    return flat
+
+
+def _label(run: Run) -> str:
+    return f"{run.path.parent.name} ({run.name})" if run.name else run.path.parent.name
+
+
+def _when(path: Path) -> str:
+    """A run folder's start time from its name, for ordering: `run-<time>-<id>`."""
+    return path.parent.name.removeprefix("offline-")
+
+
+def logs(path: Path) -> list[Path]:
+    """The .wandb files a file or folder holds (named `*.wandb` and starting ':W&B')."""
+    if not path.is_dir():
+        return [path]
+    found = [f for f in files_in(path)[0] if f.suffix == SUFFIX and is_wandb_file(f)]
+    return sorted(found, key=_when)
+
+
+def wide(path: Path) -> tuple[pl.DataFrame, list[str]]:
+    """One run's history, one row per history record and one text column per key (nested
+    keys joined with '/'), `__line` numbering the records; with the notes for `inspect` (run
+    name, config, what was left unread). A folder of several runs that logged history is an
+    error naming them; one run's files from several folders (a resumed run) are read in
+    order, a later step's row replacing an earlier one's."""
+    files = logs(path)
+    if not files:
+        raise DataError(path, "a W&B run's run-<id>.wandb file; found none")
+    if len(files) > 1:
+        runs = [scan(f, quick=True) for f in files]
+        logged = [r for r in runs if r.histories]
+        what = "runs that logged history" if logged else "runs, none with history"
+        logged = logged or runs
+        ids = {r.run_id or str(r.path) for r in logged}
+        if len(ids) > 1:
+            names = [_label(r) for r in logged]
+            raise DataError(
+                path,
+                f"one run's history: the folder holds {len(ids)} {what} "
+                f"({', '.join(names[:4])}{' ...' if len(names) > 4 else ''}); give one run's "
+                "folder (wandb/run-<time>-<id>/)",
+            )
+        files = [r.path for r in logged]
+    history = History()
+    runs = [scan(f, history) for f in files]
+    run = runs[-1]
+    name = next((r.name for r in reversed(runs) if r.name), "")
+    notes = [
+        f"run {name!r} (id {run.run_id}{', project ' + run.project if run.project else ''})"
+        if name
+        else f"run id {run.run_id or '?'}"
+    ]
+    if len(files) > 1:
+        notes.append(f"one run resumed: {len(files)} logs read in order, a later step winning")
+    config = {k: v for r in runs for k, v in r.config.items() if not k.startswith("_wandb")}
+    if config:
+        shown = ", ".join(f"{k}={str(v)[:40]}" for k, v in list(config.items())[:6])
+        notes.append(f"config ({len(config)} keys): {shown}{' ...' if len(config) > 6 else ''}")
+    for r in runs:
+        if r.unread:
+            notes.append(
+                f"{r.path.name}: the last {r.unread:,} bytes (a record cut short: the run was "
+                f"killed or is still writing) left unread; {r.histories} history records read"
+            )
+    folder = files[-1].parent
+    console = folder / "files" / "output.log"
+    if not history and console.is_file():  # verl's console lines, as W&B captured them
+        rows, said = framework_logs.console_rows(console, cut_at=CONSOLE_LINE_LIMIT)
+        for number, values in rows:
+            step = int(values.pop("step"))
+            history.add(number, list(values.items()), step)
+        if history:
+            notes.append(f"no history in {files[-1].name}: {len(history)} steps from output.log")
+        notes += said
+    if not history:
+        summary = {**_summary_file(folder), **run.summary}
+        summary = {k: v for k, v in summary.items() if not k.startswith("_wandb")}
+        if summary:
+            try:
+                step = int(float(summary.get("_step") or 0))
+            except (TypeError, ValueError, OverflowError):
+                step = 0
+            history.add(1, list(summary.items()), step)
+            notes.append(f"no history logged: the run's summary as one row at step {step}")
+    if not history:
+        raise DataError(files[-1], "a W&B run that logged history (wandb.log); found none")
+    return history.frame(), notes

@@ -1,0 +1,312 @@
+"""The per-step answer dumps of RL frameworks (issue 24): verl's validation generations,
+SkyRL's eval dumps and NeMo-RL's validation logs, charted by `plot` and paired problem by
+problem at every shared step by `compare`.
+
+The frameworks' writers import torch and ray, so the fixtures are written here exactly as
+their code writes them (nothing of it is imported or copied):
+
+- verl, volcengine/verl@b178a3cd56f58b2d502255daba591e92833930a7,
+  verl/trainer/ppo/ray_trainer.py: `_validate` repeats each prompt `val_kwargs.n` times
+  interleaved, scores with the reward function (its extra info, e.g. math_dapo's `score` of
+  +-1, `acc` and `pred`, kept where it has one value per generation, after `reward`, the summed
+  score) and calls `_dump_generations`, which writes `<global_step>.jsonl` to
+  `trainer.validation_data_dir`: keys input, output, gts, score, step, then the extra info,
+  lines joined by newlines with one at the end, `json.dumps(..., ensure_ascii=False)`.
+- SkyRL, NovaSky-AI/SkyRL@a9564572eb8e91076be43c1bd5e4615e3de17265,
+  skyrl/train/utils/trainer_utils.py `dump_per_dataset_eval_results` (called from
+  skyrl/train/evaluate.py): `dumped_evals/global_step_<N>_evals/<data_source with / as _>.jsonl`
+  with input_prompt, output_response, score, stop_reason, env_class, env_extras, data_source;
+  `aggregated_results.jsonl` (one line of averages) beside them.
+- NeMo-RL, NVIDIA-NeMo/RL@7ea279abfbeb698b092856d0dab61e7cf39bc909,
+  nemo_rl/algorithms/grpo.py `validate` and nemo_rl/utils/logger.py
+  `log_batched_dict_as_jsonl`: `val_data_step<N>.jsonl`, one line per generation
+  `{"content": [messages], "rewards": [reward], "idx": i}` (a batch of one per line).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import polars as pl
+import pytest
+
+from helpers import stats
+from helpers.cli import main
+from helpers.runs.readers import detect, problem_texts
+
+PROBLEMS = 10
+ANSWERS = [str(3 * i + 1) for i in range(PROBLEMS)]
+
+
+def _prompt(i: int, spacing: str = "\n") -> str:
+    """A prompt as verl decodes it (special tokens skipped: the roles stay as words)."""
+    return f"system{spacing}Reason step by step.{spacing}user{spacing}What is 3 * {i} + 1?"
+
+
+def _verl_validation(folder, step, right, n=1, prompts=None, reward="plain", outputs=None):
+    """One verl validation: each problem's prompt repeated n times interleaved; `right[i]`
+    of problem i's n generations correct (the first ones); scored by a 0/1 reward function,
+    or by math_dapo's (score +-1, acc, pred) with reward="dapo"; dumped as
+    `_dump_generations` dumps it."""
+    prompts = prompts or [_prompt(i) for i in range(PROBLEMS)]
+    inputs, outputs_, gts, scores, extra = [], [], [], [], {}
+    for i, p in enumerate(prompts):
+        for j in range(n):
+            ok = j < right[i]
+            inputs.append(p)
+            outputs_.append(
+                outputs if outputs is not None else f"\\boxed{{{ANSWERS[i] if ok else 0}}}"
+            )
+            gts.append(ANSWERS[i])
+            if reward == "dapo":
+                scores.append(1.0 if ok else -1.0)
+                for key, value in {"score": scores[-1], "acc": ok, "pred": "x"}.items():
+                    extra.setdefault(key, []).append(value)
+            else:
+                scores.append(1.0 if ok else 0.0)
+    reward_extra_infos_dict = {"reward": list(scores), **extra}
+    os.makedirs(folder, exist_ok=True)
+    count = len(inputs)
+    base_data = {"input": inputs, "output": outputs_, "gts": gts, "score": scores}
+    base_data["step"] = [step] * count
+    for k, v in reward_extra_infos_dict.items():
+        if len(v) == count:
+            base_data[k] = v
+    lines = [
+        json.dumps({k: v[i] for k, v in base_data.items()}, ensure_ascii=False)
+        for i in range(count)
+    ]
+    with open(os.path.join(folder, f"{step}.jsonl"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def _solved(indices):
+    return [1 if i in indices else 0 for i in range(PROBLEMS)]
+
+
+BASE = {10: set(range(5)), 20: set(range(6))}  # 5 of 10, then 6 of 10
+NEW = {10: set(range(1, 8)), 20: set(range(9))}  # 7 of 10 (won 3, lost 1), then 9 (won 3)
+
+
+@pytest.fixture
+def runs(tmp_path):
+    """Two runs' validation_data_dir: the new run's prompts re-rendered with other spacing."""
+    for step in (10, 20):
+        _verl_validation(tmp_path / "base", step, _solved(BASE[step]))
+        spaced = [" " + _prompt(i, "\n\n  ") + "\n" for i in range(PROBLEMS)]
+        _verl_validation(tmp_path / "new", step, _solved(NEW[step]), prompts=spaced)
+    return tmp_path / "base", tmp_path / "new"
+
+
+def test_a_folder_of_step_files_is_recognised_as_verl(runs):
+    base, _ = runs
+    assert detect(base / "10.jsonl") == "verl-generations"  # not a metric log: it has `step`
+
+
+def test_plot_gives_each_steps_accuracy(runs, tmp_path):
+    base, _ = runs
+    out = tmp_path / "a.csv"
+    assert main(["plot", str(base), "-o", str(out)]) == 0
+    table = pl.read_csv(out).sort("step")
+    assert table.select("step", "benchmark", "problems", "samples").rows() == [
+        (10, "validation", 10, 10),
+        (20, "validation", 10, 10),
+    ]
+    assert table["accuracy"].to_list() == pytest.approx([0.5, 0.6])
+    assert table["lo"][0] == pytest.approx(stats.wilson_interval(5, 10)[0])
+
+
+def test_compare_is_paired_at_every_step_whatever_the_spacing(runs, tmp_path, capsys):
+    base, new = runs
+    out = tmp_path / "d.csv"
+    assert main(["compare", f"base={base}", f"new={new}", "-o", str(out)]) == 0
+    table = pl.read_csv(out).sort("step")
+    assert table["step"].to_list() == [10, 20]
+    assert table["difference"].to_list() == pytest.approx([0.2, 0.3])
+    assert table.select("won", "lost", "tied", "problems").rows() == [(3, 1, 6, 10), (3, 0, 7, 10)]
+    for row, (won, lost) in zip(table.iter_rows(named=True), [(3, 1), (3, 0)], strict=True):
+        assert (row["lo"], row["hi"]) == pytest.approx(stats.tango_interval(won, lost, 10))
+        assert row["interval"].startswith("paired")
+    assert "validation, step 20: new vs base: +30.0 points" in capsys.readouterr().out
+
+
+def test_flipped_problems_carry_the_dumps_text(runs, tmp_path):
+    base, new = runs
+    flips = tmp_path / "flips.csv"
+    args = ["compare", f"base={base}", f"new={new}", "--problems-out", str(flips)]
+    assert main([*args, "-o", str(tmp_path / "d.csv")]) == 0
+    table = pl.read_csv(flips, schema_overrides={"reference": pl.String}).sort("reference")
+    # step 20: problems 6, 7 and 8 won
+    assert table["reference"].to_list() == [ANSWERS[i] for i in (6, 7, 8)]
+    assert table["question"].to_list() == [_prompt(i) for i in (6, 7, 8)]
+    assert table["answer_a"].to_list() == ["\\boxed{0}"] * 3
+    assert table["answer_b"].to_list() == [f"\\boxed{{{ANSWERS[i]}}}" for i in (6, 7, 8)]
+
+
+def test_several_samples_per_problem(tmp_path):
+    """Four generations per problem, interleaved as verl repeats them: 4, 3, 2, 1 and then 0
+    right; accuracy 10/40, pass@4 4/10; against a run right on 1 more of each problem's four,
+    won on the nine problems below four (per-problem differences of 1/4), tied on one."""
+    right = [4, 3, 2, 1, 0, 0, 0, 0, 0, 0]
+    _verl_validation(tmp_path / "a", 5, right, n=4)
+    _verl_validation(tmp_path / "b", 5, [min(r + 1, 4) for r in right], n=4)
+    out = tmp_path / "a.csv"
+    assert main(["plot", str(tmp_path / "a"), "-o", str(out)]) == 0
+    row = pl.read_csv(out).row(0, named=True)
+    assert (row["problems"], row["samples"], row["k"]) == (10, 40, 4)
+    assert row["accuracy"] == pytest.approx(10 / 40) and row["pass_k"] == pytest.approx(0.4)
+    d = tmp_path / "d.csv"
+    assert main(["compare", f"a={tmp_path / 'a'}", f"b={tmp_path / 'b'}", "-o", str(d)]) == 0
+    row = pl.read_csv(d).row(0, named=True)
+    assert row["difference"] == pytest.approx(9 / 40)
+    assert (row["won"], row["lost"], row["tied"]) == (9, 0, 1)
+    assert row["interval"].startswith("paired: t")
+
+
+def test_math_dapo_reward_is_read_from_acc(tmp_path, capsys):
+    """math_dapo scores -1 or 1 and logs `acc`: correctness comes from `acc`."""
+    _verl_validation(tmp_path / "r", 30, _solved(range(3)), reward="dapo")
+    out = tmp_path / "a.csv"
+    assert main(["plot", str(tmp_path / "r" / "30.jsonl"), "-o", str(out)]) == 0
+    assert pl.read_csv(out)["accuracy"].to_list() == pytest.approx([0.3])
+    assert main(["inspect", str(tmp_path / "r" / "30.jsonl")]) == 0
+    assert "correctness from 'acc'" in capsys.readouterr().out
+
+
+def _error(args, capsys) -> str:
+    assert main(args) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ")
+    return err[0]
+
+
+def test_a_score_that_is_not_0_or_1_is_refused(tmp_path, capsys):
+    """A -1/1 reward without `acc` (or partial credit) names its line and asks for --map."""
+    _verl_validation(tmp_path / "r", 30, _solved(range(3)), reward="dapo")
+    path = tmp_path / "r" / "30.jsonl"
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    for line in lines:
+        del line["acc"]
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    err = _error(["plot", str(path), "-o", str(tmp_path / "x.csv")], capsys)
+    assert f"{path}, line 4, column 'score'" in err  # lines 1-3 are right: +1
+    assert "--map accuracy=KEY" in err and "got -1.0" in err
+    out = tmp_path / "a.csv"
+    assert main(["plot", str(path), "--map", "accuracy=reward", "-o", str(out)]) == 2
+    capsys.readouterr()
+
+
+def test_empty_outputs_are_no_generated_text_not_zero_accuracy(tmp_path, capsys):
+    _verl_validation(tmp_path / "r", 10, _solved(()), outputs="")
+    err = _error(["plot", str(tmp_path / "r"), "-o", str(tmp_path / "x.csv")], capsys)
+    assert "no generated text" in err and "column 'output'" in err
+    assert not (tmp_path / "x.csv").exists()
+
+
+def test_a_bad_step_names_its_line(tmp_path, capsys):
+    _verl_validation(tmp_path / "r", 10, _solved(range(2)))
+    path = tmp_path / "r" / "10.jsonl"
+    lines = path.read_text().splitlines()
+    lines[2] = lines[2].replace('"step": 10', '"step": "ten"')
+    path.write_text("\n".join(lines) + "\n")
+    err = _error(["plot", str(path), "-o", str(tmp_path / "x.csv")], capsys)
+    assert f"{path}, line 3, column 'step': expected a whole step from 0; got 'ten'" in err
+
+
+# ---- SkyRL ----------------------------------------------------------------------------------
+
+
+def _skyrl_eval(export, step, sources):
+    """`dump_per_dataset_eval_results`: one file per data source, then the averages."""
+    folder = export / "dumped_evals" / f"global_step_{step}_evals"
+    folder.mkdir(parents=True, exist_ok=True)
+    metrics = {}
+    for source, right in sources.items():
+        with open(folder / f"{source.replace('/', '_')}.jsonl", "w") as f:
+            for i, ok in enumerate(right):
+                entry = {
+                    "input_prompt": f"<|im_start|>user\n{source} problem {i}<|im_end|>\n",
+                    "output_response": f"answer {int(ok)}<|im_end|>",
+                    "score": float(ok),
+                    "stop_reason": "stop",
+                    "env_class": "gsm8k",
+                    "env_extras": {
+                        "data_source": source,
+                        "reward_spec": {"method": "rule", "ground_truth": str(i)},
+                    },
+                    "data_source": source,
+                }
+                f.write(json.dumps(entry, ensure_ascii=False) + "\n")
+        metrics[f"eval/{source.replace('/', '_')}/avg_score"] = sum(right) / len(right)
+    metrics["eval/all/avg_score"] = 0.0
+    with open(folder / "aggregated_results.jsonl", "w") as f:
+        f.write(json.dumps(metrics, ensure_ascii=False) + "\n")
+
+
+def test_skyrl_eval_dumps_per_step_and_data_source(tmp_path, capsys):
+    """Steps from the global_step_<N>_evals folders, benchmarks from data_source (with its
+    slash, as logged); aggregated_results.jsonl is left out, and refused alone."""
+    _skyrl_eval(tmp_path, 5, {"openai/gsm8k": [1, 1, 0, 0], "aime": [1, 0, 0]})
+    _skyrl_eval(tmp_path, 10, {"openai/gsm8k": [1, 1, 1, 0], "aime": [1, 1, 0]})
+    out = tmp_path / "a.csv"
+    assert main(["plot", str(tmp_path / "dumped_evals"), "-o", str(out)]) == 0
+    table = pl.read_csv(out).sort("benchmark", "step")
+    assert table.select("benchmark", "step", "problems").rows() == [
+        ("aime", 5, 3),
+        ("aime", 10, 3),
+        ("openai/gsm8k", 5, 4),
+        ("openai/gsm8k", 10, 4),
+    ]
+    assert table["accuracy"].to_list() == pytest.approx([1 / 3, 2 / 3, 0.5, 0.75])
+    assert main(["inspect", str(tmp_path / "dumped_evals")]) == 0
+    assert "left out 2 file(s) beside the dumps" in capsys.readouterr().out
+    summary = tmp_path / "dumped_evals" / "global_step_5_evals" / "aggregated_results.jsonl"
+    err = _error(["plot", str(summary), "-o", str(tmp_path / "x.csv")], capsys)
+    assert "holds averages only" in err
+    texts = problem_texts.read_texts(summary.parent / "openai_gsm8k.jsonl", "skyrl-evals")
+    question, reference, answer = texts.select("question", "reference", "answer").row(2)
+    assert (reference, answer) == ("2", "answer 0<|im_end|>")
+    assert question == "<|im_start|>user\nopenai/gsm8k problem 2<|im_end|>\n"
+
+
+# ---- NeMo-RL --------------------------------------------------------------------------------
+
+
+def _nemo_validation(log_dir, step, right):
+    """`validate` then `log_batched_dict_as_jsonl`: a batch of one per line, with its idx."""
+    log_dir.mkdir(parents=True, exist_ok=True)
+    with open(log_dir / f"val_data_step{step}.jsonl", "w") as f:
+        for i, ok in enumerate(right):
+            messages = [
+                {"role": "user", "content": f"Solve: {i} + {i}"},
+                {"role": "assistant", "content": f"{2 * i if ok else -1}"},
+            ]
+            sample = {"content": [messages], "rewards": [float(ok)]}
+            f.write(json.dumps({**sample, "idx": i}, default=str) + "\n")
+
+
+def test_nemo_rl_validation_dumps(tmp_path, capsys):
+    """Steps from val_data_step<N>.jsonl; a training rollout dump beside them is left out."""
+    _nemo_validation(tmp_path / "logs", 0, [1, 0, 0, 0, 0])
+    _nemo_validation(tmp_path / "logs", 10, [1, 1, 1, 0, 0])
+    train = {"content": ["x"], "rewards": [1.0], "advantages": [0.0], "idx": 0}
+    (tmp_path / "logs" / "train_data_step1.jsonl").write_text(json.dumps(train) + "\n")
+    out = tmp_path / "a.csv"
+    assert main(["plot", str(tmp_path / "logs"), "-o", str(out)]) == 0
+    table = pl.read_csv(out).sort("step")
+    assert table.select("step", "benchmark", "problems").rows() == [
+        (0, "validation", 5),
+        (10, "validation", 5),
+    ]
+    assert table["accuracy"].to_list() == pytest.approx([0.2, 0.6])
+    d = tmp_path / "d.csv"
+    _nemo_validation(tmp_path / "other", 10, [0, 1, 1, 1, 1])
+    args = ["compare", f"a={tmp_path / 'logs'}", f"b={tmp_path / 'other'}", "-o", str(d)]
+    assert main(args) == 0
+    table = pl.read_csv(d)
+    assert table["step"].to_list() == [10]  # the one step both runs evaluated
+    assert table.select("won", "lost", "tied").row(0) == (2, 1, 2)
+    path = tmp_path / "other" / "val_data_step10.jsonl"
+    texts = problem_texts.read_texts(path, "nemo-rl-validation")
+    assert texts.select("question", "reference", "answer").row(1) == ("Solve: 1 + 1", None, "2")

@@ -1,0 +1,233 @@
+"""W&B run folders as the training machine keeps them, written here by wandb itself in offline
+mode (no network: wandb's local service writes `wandb/offline-run-<time>-<id>/run-<id>.wandb`),
+read back without wandb by helpers.runs.readers.wandb_store."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from helpers import DataError
+from helpers.cli import main
+from helpers.runs import readers
+from helpers.runs.readers import wandb_store
+from helpers.runs.readers.detect import detect
+
+STEPS = 50  # logged at step 10 * s: 0, 10, ..., 490
+BIG = 20  # the step index whose record holds a 50,000-character string: chunks across blocks
+
+# Three runs in one wandb/ folder: "grpo-math" (50 steps; then resumed for 5 more, in a second
+# folder with the same id), "summary-only" (no history; a summary), "other" (3 steps).
+WRITER = f"""
+import json, wandb
+a = wandb.init(project="figures", name="grpo-math",
+               config={{"lr": 1e-6, "model": {{"name": "qwen"}}, "n_samples": 4}})
+for s in range({STEPS}):
+    row = {{"val-core/math500/acc/mean@1": s / 64, "response_length/mean": 1000.0 + 7 * s}}
+    if s % 10 == 9:
+        row["val-core/aime24/acc/mean@4"] = (s // 10) / 8
+    if s == {BIG}:
+        row["notes/text"] = "x" * 50_000
+    a.log(row, step=10 * s)
+a.finish()
+resumed = wandb.init(project="figures", id=a.id, resume="allow")
+for s in range({STEPS}, {STEPS} + 5):
+    resumed.log({{"val-core/math500/acc/mean@1": s / 64}}, step=10 * s)
+resumed.finish()
+b = wandb.init(project="figures", name="summary-only")
+b.summary["val-core/math500/acc/mean@1"] = 0.625
+b.finish()
+c = wandb.init(project="figures", name="other")
+for s in range(3):
+    c.log({{"val-core/math500/acc/mean@1": 0.5}})
+c.finish()
+print(json.dumps({{"a": a.id, "b": b.id, "c": c.id}}))
+"""
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory) -> dict[str, Path]:
+    """The run folders wandb wrote, by name: grpo, resumed, summary, other."""
+    base = tmp_path_factory.mktemp("wandb_runs")
+    env = {
+        **os.environ,
+        "WANDB_MODE": "offline",
+        "WANDB_SILENT": "true",
+        "WANDB_DIR": str(base),
+        "WANDB_CONFIG_DIR": str(base / "config"),
+        "WANDB_CACHE_DIR": str(base / "cache"),
+        "WANDB_DATA_DIR": str(base / "data"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", WRITER], env=env, cwd=base, capture_output=True, text=True,
+        timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    ids = json.loads(done.stdout.strip().splitlines()[-1])
+    found = {p.name: p for p in (base / "wandb").iterdir() if p.is_dir() and not p.is_symlink()}
+
+    def folders(run_id: str) -> list[Path]:  # by start time; `-1` where a second collides
+        return [found[n] for n in sorted(found) if f"-{run_id}" in n]
+
+    (grpo, resumed), (summary,), (other,) = (folders(ids[k]) for k in "abc")
+    return {"grpo": grpo, "resumed": resumed, "summary": summary, "other": other}
+
+
+def _log(folder: Path) -> Path:
+    (log,) = folder.glob("run-*.wandb")
+    return log
+
+
+def _snapshot(folder: Path) -> dict:
+    return {p: (p.stat().st_size, p.stat().st_mtime_ns) for p in folder.rglob("*")}
+
+
+def _expected_math500(steps=range(STEPS)) -> list[tuple[int, float]]:
+    return [(10 * s, s / 64) for s in steps]
+
+
+def test_offline_run_is_read_as_logged(written):
+    """50 steps of val-core/math500/acc/mean@1 (s/64 at step 10s), aime24 mean@4 every tenth
+    step, response_length/mean 1000 + 7s: exactly as logged; the run's name and config are
+    recorded; the run folder is left as it was."""
+    folder = written["grpo"]
+    before = _snapshot(folder)
+    run = readers.load(folder)
+    assert run.format == "wandb-run" and detect(folder) == "wandb-run"
+    scores = run.scores.sort("benchmark", "step")
+    math500 = scores.filter(benchmark="math500")
+    assert math500.select("step", "score").rows() == _expected_math500()
+    assert math500["k"].unique().to_list() == [1] and math500["problems"][0] == 500
+    aime = scores.filter(benchmark="aime24")
+    assert aime.select("step", "score").rows() == [
+        (10 * s, (s // 10) / 8) for s in range(9, 50, 10)
+    ]
+    assert aime["k"].unique().to_list() == [4]
+    assert run.tokens.sort("step").select("step", "tokens").rows() == [
+        (10 * s, 1000.0 + 7 * s) for s in range(STEPS)
+    ]
+    notes = "\n".join(run.notes)
+    assert f"run 'grpo-math' (id {folder.name.rsplit('-', 1)[1]}, project figures)" in notes
+    assert 'config (3 keys): lr=1e-6, model={"name":"qwen"}, n_samples=4' in notes
+    assert "left unread" not in notes
+    # the record of 50,000 characters spans two 32 KiB blocks (first and last chunks)
+    rows, _ = wandb_store.wide(folder)
+    text = rows.filter(pl.col("_step") == str(10 * BIG))["notes/text"].item()
+    assert text == json.dumps("x" * 50_000)
+    assert _log(folder).stat().st_size > 2 * wandb_store.BLOCK
+    # the log alone reads the same, recognised by its ':W&B' header under any name
+    copy = folder.parent.parent / "history.bin"
+    shutil.copyfile(_log(folder), copy)
+    assert readers.load(copy).scores.sort("benchmark", "step").equals(scores)
+    assert _snapshot(folder) == before
+
+
+def test_plot_writes_the_logged_values(written, tmp_path):
+    """`python -m helpers plot RUN -o out.csv`, a whole process: one row per logged step."""
+    out = tmp_path / "out.csv"
+    done = subprocess.run(
+        [sys.executable, "-m", "helpers", "plot", str(written["grpo"]), "-o", str(out)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    table = pl.read_csv(out).sort("benchmark", "step")
+    math500 = table.filter(benchmark="math500")
+    assert math500.select("step", "score").rows() == _expected_math500()
+    assert math500["tokens"].to_list() == [1000.0 + 7 * s for s in range(STEPS)]
+    assert table.filter(benchmark="aime24")["score"].to_list() == [0.125 * i for i in range(5)]
+
+
+def test_wandb_folder_of_several_runs(written, tmp_path, capsys):
+    """A wandb/ folder: a run that logged no history is passed over; a resumed run's two
+    folders are one curve (55 steps); two runs with history are an error naming both."""
+    store = tmp_path / "wandb"
+    for name in ("grpo", "resumed", "summary"):
+        shutil.copytree(written[name], store / written[name].name)
+    run = readers.load(store)
+    math500 = run.scores.filter(benchmark="math500").sort("step")
+    assert math500.select("step", "score").rows() == _expected_math500(range(STEPS + 5))
+    assert any("one run resumed: 2 logs" in n for n in run.notes)
+    shutil.copytree(written["other"], store / written["other"].name)
+    assert main(["inspect", str(store)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "the folder holds 2 runs that logged history" in err
+    assert "(grpo-math)" in err and "(other)" in err and "give one run's folder" in err
+    assert "summary-only" not in err  # no history: not one of the runs to choose from
+
+
+def test_run_without_history_reads_its_summary_or_console(written, tmp_path):
+    """No history: the summary is one row (step 0); verl's console lines in files/output.log
+    are read instead where present, a line W&B cut at 4,096 characters never."""
+    run = readers.load(written["summary"])
+    assert run.scores.select("step", "benchmark", "score").rows() == [(0, "math500", 0.625)]
+    assert any("the run's summary as one row" in n for n in run.notes)
+    folder = tmp_path / written["summary"].name
+    shutil.copytree(written["summary"], folder)
+    cut = "step:30 - val-core/math500/acc/mean@1:0.9 - " + "pad:1 - " * 600
+    (folder / "files" / "output.log").write_text(
+        "loading\nstep:10 - val-core/math500/acc/mean@1:0.25 - response_length/mean:np.float64(812.0)\n"
+        f"{cut[: wandb_store.CONSOLE_LINE_LIMIT]}\n"
+        "\x1b[36m(TaskRunner pid=4242)\x1b[0m step:20 - val-core/math500/acc/mean@1:0.375\n"
+    )
+    run = readers.load(folder)
+    assert run.scores.select("step", "score").rows() == [(10, 0.25), (20, 0.375)]
+    assert run.tokens.select("step", "tokens").rows() == [(10, 812.0)]
+    assert any("1 step lines of 4,096 characters or more (cut) skipped" in n for n in run.notes)
+
+
+def _records(log: Path) -> list[tuple[int, int, bytes]]:
+    return list(wandb_store.Records(log))
+
+
+def test_truncated_log_keeps_every_complete_record(written, tmp_path):
+    """A run killed mid-write: cut inside the record of 50,000 characters (which spans
+    blocks), every history record before it is read and a note says how much was not."""
+    log = _log(written["grpo"])
+    data = log.read_bytes()
+    big = next(o for _, o, d in _records(log) if len(d) > 50_000)
+    for cut in (big + 40_000, big + 3):
+        folder = tmp_path / f"cut{cut}"
+        folder.mkdir()
+        (folder / log.name).write_bytes(data[:cut])
+        run = readers.load(folder)
+        math500 = run.scores.filter(benchmark="math500").sort("step")
+        assert math500.select("step", "score").rows() == _expected_math500(range(BIG))
+        note = next(n for n in run.notes if "left unread" in n)
+        assert note.startswith(f"{log.name}: the last {cut - big:,} bytes (a record cut short")
+        assert f"; {BIG} history records read" in note
+
+
+def test_damaged_log_is_one_error_line(written, tmp_path, capsys):
+    """A byte flipped inside a record mid-file: one error line naming the file, the record
+    and its offset; never a traceback, never an output."""
+    log = _log(written["grpo"])
+    records = _records(log)
+    number, offset, _ = records[len(records) // 2]
+    damaged = bytearray(log.read_bytes())
+    damaged[offset + 7 + 5] ^= 0xFF
+    bad = tmp_path / "run" / log.name
+    bad.parent.mkdir()
+    bad.write_bytes(bytes(damaged))
+    out = tmp_path / "x.csv"
+    assert main(["plot", str(bad.parent), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"error: {bad}: expected a W&B record matching its checksum (record {number}, "
+        f"at byte {offset:,}; the file is damaged there)\n"
+    )
+    assert not out.exists()
+
+
+def test_wandb_name_without_the_header_is_not_a_wandb_log(tmp_path):
+    fake = tmp_path / "run-abc.wandb"
+    fake.write_text("step,acc\n1,0.5\n")
+    assert not wandb_store.is_wandb_file(fake)
+    with pytest.raises(DataError, match="expected a .csv, .json"):
+        detect(fake)
