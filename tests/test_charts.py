@@ -312,9 +312,15 @@ def test_training_grid_from_the_description():
     assert band["mark"]["type"] == "area" and accuracy["mark"]["type"] == "line"
     assert spec["spec"]["layer"][0]["resolve"]["scale"]["y"] == "independent"
     assert tokens["encoding"]["y"]["axis"]["orient"] == "right"
-    assert accuracy["encoding"]["y"]["axis"]["titleColor"] == theme.COLOURS["accuracy"]
-    assert tokens["encoding"]["y"]["axis"]["titleColor"] == theme.COLOURS["token length"]
+    # two axes told apart by colour, and the legend says which is which (no axis titles)
+    assert accuracy["encoding"]["y"]["axis"]["labelColor"] == theme.COLOURS["accuracy"]
+    assert tokens["encoding"]["y"]["axis"]["labelColor"] == theme.COLOURS["token length"]
+    assert "left axis" in accuracy["encoding"]["color"]["legend"]["labelExpr"]
+    assert "right axis" in accuracy["encoding"]["color"]["legend"]["labelExpr"]
     assert accuracy["encoding"]["y"]["scale"]["domain"] == [0.2, 1.0]
+    # every panel spans the same iterations (stated: no empty extent where a panel has no band)
+    assert accuracy["encoding"]["x"]["scale"]["domain"] == [0, 150]
+    assert spec["spec"]["width"] * 4 + 3 * 14 + 4 * 82 <= 880  # four columns fit a notebook
     rows = spec["datasets"][spec["data"]["name"]]
     # 13 benchmarks x 2 ends x 2 metrics, nothing in between
     assert len(rows) == 52 and {r["iteration"] for r in rows} == {0.0, 150.0}
@@ -666,6 +672,43 @@ def test_chart_builds_round_trips_and_renders(name):
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 2000
     svg = vlc.vegalite_to_svg(spec)
     assert svg.lstrip().startswith("<svg") and "<text" in svg
+
+
+def _untitled_tooltips(node) -> list[str]:
+    """Tooltip lines anywhere in a spec that would show a reader a column name: no title, or a
+    title that is the field itself or has an underscore in it."""
+    found = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "tooltip" and value is not None:
+                for line in value if isinstance(value, list) else [value]:
+                    title = line.get("title") if isinstance(line, dict) else None
+                    field = line.get("field") if isinstance(line, dict) else line
+                    if not title or title == field or "_" in title:
+                        found.append(str(field))
+            else:
+                found += _untitled_tooltips(value)
+    elif isinstance(node, list):
+        for value in node:
+            found += _untitled_tooltips(value)
+    return found
+
+
+@pytest.mark.parametrize("name", _chart_functions())
+def test_tooltips_speak_in_words(name):
+    """Every tooltip line of every chart is titled in words (issue 29): no `model_size`,
+    `lo`/`hi` or `accuracy_a` shown to a reader; the stored charts of the notebooks too."""
+    build, _ = EXAMPLES[name]
+    assert _untitled_tooltips(build().to_dict()) == []
+
+
+def test_stored_notebook_charts_have_worded_tooltips():
+    from helpers.paths import NOTEBOOKS
+    from helpers.render import site
+
+    for nb in sorted(NOTEBOOKS.glob("*.ipynb")):
+        for figure in site.figures(nb):
+            assert _untitled_tooltips(figure.spec) == [], (nb.stem, figure.number)
 
 
 def test_variants_of_a_figure_have_titles_of_their_own():

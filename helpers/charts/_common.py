@@ -42,9 +42,20 @@ def index_axis(categories: Sequence[str], title: str, pad: float) -> tuple[alt.X
     return x, domain
 
 
-def with_interval(field: str, fmt: str) -> list[alt.Tooltip]:
+def tip(shorthand: str, title: str, fmt: str | None = None) -> alt.Tooltip:
+    """One tooltip line, titled in words with its unit (a reader hovering sees "Model size (B)",
+    never the column name `model_size`)."""
+    line = alt.Tooltip(shorthand).title(title)
+    return line.format(fmt) if fmt else line
+
+
+def with_interval(field: str, fmt: str, title: str) -> list[alt.Tooltip]:
     """Tooltip lines for a value and its 95% interval (`lo`, `hi`), in one number format."""
-    return [alt.Tooltip(f"{name}:Q", format=fmt) for name in (field, "lo", "hi")]
+    return [
+        tip(f"{field}:Q", title, fmt),
+        tip("lo:Q", "95% interval, low", fmt),
+        tip("hi:Q", "95% interval, high", fmt),
+    ]
 
 
 def heading(fig: dict, added: Sequence[tuple[str, str]] = ()) -> str | alt.Title:

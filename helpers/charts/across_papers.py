@@ -5,7 +5,7 @@ from __future__ import annotations
 import altair as alt
 import polars as pl
 
-from helpers.charts._common import with_interval
+from helpers.charts._common import tip, with_interval
 from helpers.render.theme import COLOURS, DESCRIBED
 
 DOCUMENT_COLOURS = {
@@ -48,11 +48,11 @@ def across_papers(rows: pl.DataFrame, group: str) -> alt.LayerChart:
         .scale(domain=["description", "published"], range=["circle", "cross"])
         .legend(title=None),
         tooltip=[
-            "label:N",
-            "source_name:N",
-            *with_interval("value", ".1f"),
-            "protocol:N",
-            "source:N",
+            tip("label:N", "Result"),
+            tip("source_name:N", "From"),
+            *with_interval("value", ".1f", "Accuracy (%)"),
+            tip("protocol:N", "Protocol"),
+            tip("source:N", "Source"),
         ],
     )
     n = int(sub["n"].max())

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import altair as alt
 import polars as pl
 
-from helpers.charts._common import with_interval
+from helpers.charts._common import tip, with_interval
 from helpers.render.theme import COLOURS, RUN_COLOURS
 
 # A difference of accuracies is in percentage points: "+28%" would read as a relative gain.
@@ -51,12 +51,12 @@ def run_curves(curves: pl.DataFrame, runs: Sequence[str], *, columns: int = 3) -
     colour = _run_colour(runs)
     y = alt.Y("accuracy:Q").title("Accuracy").axis(format=".0%").scale(zero=False)
     tooltip = [
-        "run:N",
-        "benchmark:N",
-        "step:Q",
-        *with_interval("accuracy", ".3f"),
-        "band:N",
-        "problems:Q",
+        tip("run:N", "Run"),
+        tip("benchmark:N", "Benchmark"),
+        tip("step:Q", "Step"),
+        *with_interval("accuracy", ".3f", "Accuracy"),
+        tip("band:N", "Band"),
+        tip("problems:Q", "Problems"),
     ]
     mean = alt.datum.kind == "mean"
     if data["step"].is_null().all():
@@ -71,27 +71,41 @@ def run_curves(curves: pl.DataFrame, runs: Sequence[str], *, columns: int = 3) -
     else:
         x = alt.X("step:Q").title("Step")
         base = alt.Chart().encode(x=x, color=colour)
-        # a run evaluated once (no step: a fixed model) is a level across the whole panel
+        # a run evaluated once (no step: a fixed model) is a level across the whole panel;
+        # layers with no rows are left out (an empty layer makes Vega warn of an empty extent)
         once = mean & ~alt.expr.isValid(alt.datum.step)
         fixed = alt.Chart().transform_filter(once).encode(color=colour)
-        layers = [
-            fixed.mark_rect(opacity=0.12).encode(y="lo:Q", y2="hi:Q").properties(name="level band"),
-            fixed.mark_rule(strokeDash=[6, 3], strokeWidth=2)
-            .encode(y=y, tooltip=tooltip)
-            .properties(name="level"),
-            base.transform_filter(mean & alt.expr.isValid(alt.datum.lo))
-            .mark_area(opacity=0.15)
-            .encode(y=alt.Y("lo:Q").title("Accuracy"), y2="hi:Q", detail="run:N")
-            .properties(name="band"),
-            base.transform_filter(alt.datum.kind == "seed")
-            .mark_line(opacity=0.3, strokeWidth=1)
-            .encode(y=y, detail="seed:N")
-            .properties(name="seeds"),
+        means = data.filter(pl.col("kind") == "mean")
+        layers = []
+        if means["step"].null_count():
+            layers += [
+                fixed.mark_rect(opacity=0.12)
+                .encode(y="lo:Q", y2="hi:Q")
+                .properties(name="level band"),
+                fixed.mark_rule(strokeDash=[6, 3], strokeWidth=2)
+                .encode(y=y, tooltip=tooltip)
+                .properties(name="level"),
+            ]
+        if means["lo"].is_not_null().any():
+            layers.append(
+                base.transform_filter(mean & alt.expr.isValid(alt.datum.lo))
+                .mark_area(opacity=0.15)
+                .encode(y=alt.Y("lo:Q").title("Accuracy"), y2="hi:Q", detail="run:N")
+                .properties(name="band")
+            )
+        if (data["kind"] == "seed").any():
+            layers.append(
+                base.transform_filter(alt.datum.kind == "seed")
+                .mark_line(opacity=0.3, strokeWidth=1)
+                .encode(y=y, detail="seed:N")
+                .properties(name="seeds")
+            )
+        layers.append(
             base.transform_filter(mean)
             .mark_line(point=alt.OverlayMarkDef(filled=True, size=30))
             .encode(y=y, tooltip=tooltip)
-            .properties(name="mean"),
-        ]
+            .properties(name="mean")
+        )
     return _facet(alt.layer(*layers, data=data).properties(width=260, height=170), columns)
 
 
@@ -130,16 +144,16 @@ def paired_differences(differences: pl.DataFrame, *, columns: int = 3) -> alt.Fa
     )
     y = alt.Y("difference:Q").title(POINTS_TITLE).axis(labelExpr=POINTS)
     tooltip = [
-        "comparison:N",
-        "at:N",
-        *with_interval("difference", "+.3f"),
-        "interval:N",
-        alt.Tooltip("unpaired_lo:Q", format="+.3f"),
-        alt.Tooltip("unpaired_hi:Q", format="+.3f"),
-        "won:Q",
-        "lost:Q",
-        "tied:Q",
-        "problems:Q",
+        tip("comparison:N", "Comparison"),
+        tip("at:N", "Compared at"),
+        *with_interval("difference", "+.3f", "Difference in accuracy"),
+        tip("interval:N", "Interval and test"),
+        tip("unpaired_lo:Q", "Unpaired 95% interval, low", "+.3f"),
+        tip("unpaired_hi:Q", "Unpaired 95% interval, high", "+.3f"),
+        tip("won:Q", "Problems won"),
+        tip("lost:Q", "Problems lost"),
+        tip("tied:Q", "Problems tied"),
+        tip("problems:Q", "Problems"),
     ]
     base = alt.Chart().encode(x=x, color=colour)
     zero = (
@@ -220,14 +234,14 @@ def problem_flips(problems: pl.DataFrame, *, columns: int = 3) -> alt.FacetChart
         .encode(
             y=alt.Y("difference:Q").axis(labelExpr=POINTS),
             tooltip=[
-                "problem_id:N",
-                "comparison:N",
-                "at:N",
-                "outcome:N",
-                alt.Tooltip("accuracy_a:Q", format=".3f"),
-                alt.Tooltip("accuracy_b:Q", format=".3f"),
-                alt.Tooltip("difference:Q", format="+.3f"),
-                *(alt.Tooltip(f"{c}:N").title(words[c]) for c in texts),
+                tip("problem_id:N", "Problem"),
+                tip("comparison:N", "Comparison"),
+                tip("at:N", "Compared at"),
+                tip("outcome:N", "Outcome"),
+                tip("accuracy_a:Q", "Baseline's accuracy on it", ".3f"),
+                tip("accuracy_b:Q", "Method's accuracy on it", ".3f"),
+                tip("difference:Q", "Difference", "+.3f"),
+                *(tip(f"{c}:N", words[c]) for c in texts),
             ],
         )
         .properties(name="problems")

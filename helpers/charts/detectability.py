@@ -6,6 +6,7 @@ from __future__ import annotations
 import altair as alt
 import polars as pl
 
+from helpers.charts._common import tip
 from helpers.render.theme import RUN_COLOURS
 
 SUBTITLE = [
@@ -30,12 +31,10 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
     x = alt.X("difference:Q").title("Difference in accuracy").axis(format=".0%")
     y = alt.Y("power:Q").title("Power").scale(domain=[0, 1]).axis(format=".0%")
     tooltip = [
-        alt.Tooltip("comparison:N").title("Comparison"),
-        alt.Tooltip("shown:Q", format="+.1%").title("Difference shown"),
-        alt.Tooltip("minimum_detectable_difference:Q", format=".1%").title(
-            "Smallest detectable (80% power)"
-        ),
-        alt.Tooltip("power:Q", format=".0%").title("Power at the difference shown"),
+        tip("comparison:N", "Comparison"),
+        tip("shown:Q", "Difference shown", "+.1%"),
+        tip("minimum_detectable_difference:Q", "Smallest detectable (80% power)", ".1%"),
+        tip("power:Q", "Power at the difference shown", ".0%"),
     ]
     lines = (
         alt.Chart()

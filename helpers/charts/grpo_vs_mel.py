@@ -6,7 +6,7 @@ import altair as alt
 import polars as pl
 
 from helpers import data
-from helpers.charts._common import domain, heading, reading
+from helpers.charts._common import domain, heading, reading, tip
 from helpers.figures.grpo_vs_mel import MethodCurves
 from helpers.render.theme import COLOURS
 
@@ -25,7 +25,13 @@ def _stated(stated: pl.DataFrame, colour: alt.Color, xdom, ydom) -> alt.Chart:
             y=alt.Y("range low:Q").scale(domain=ydom),
             y2="range high:Q",
             color=colour,
-            tooltip=["method:N", "step:Q", "step_end:Q", "range low:Q", "range high:Q"],
+            tooltip=[
+                tip("method:N", "Method"),
+                tip("step:Q", "Range from step"),
+                tip("step_end:Q", "Range to step"),
+                tip("range low:Q", "Range, low"),
+                tip("range high:Q", "Range, high"),
+            ],
         )
         .properties(name="stated_ranges")
     )
@@ -55,7 +61,11 @@ def _smoothed(smoothed: pl.DataFrame, x: alt.X, colour: alt.Color, ydom) -> alt.
             x=x,
             y=alt.Y("smoothed:Q").scale(domain=ydom),
             color=colour,
-            tooltip=["method:N", "step:Q", alt.Tooltip("smoothed:Q", format=".3f")],
+            tooltip=[
+                tip("method:N", "Method"),
+                tip("step:Q", "Step"),
+                tip("smoothed:Q", "Smoothed score", ".3f"),
+            ],
         )
         .properties(name="smoothed")
     )
@@ -97,7 +107,12 @@ def grpo_vs_mel(curves: MethodCurves, *, smoothed: pl.DataFrame | None = None) -
             y=y,
             color=colour,
             shape=shape,
-            tooltip=["method:N", "step:Q", alt.Tooltip("score:Q", format=".2f"), "reading:N"],
+            tooltip=[
+                tip("method:N", "Method"),
+                tip("step:Q", "Step"),
+                tip("score:Q", "Score", ".2f"),
+                tip("reading:N", "How it was read"),
+            ],
         )
         .properties(name="points")
     )

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import altair as alt
 import polars as pl
 
-from helpers.charts._common import with_interval
+from helpers.charts._common import tip, with_interval
 from helpers.render.theme import COLOURS
 
 
@@ -34,9 +34,9 @@ def accuracy_by_group(
         x=x,
         y=y,
         tooltip=[
-            f"{group}:O",
-            "problems:Q",
-            *with_interval("accuracy", ".3f"),
+            tip(f"{group}:O", group.replace("_", " ").capitalize()),
+            tip("problems:Q", "Problems"),
+            *with_interval("accuracy", ".3f", "Accuracy"),
         ],
     )
     layers: list[alt.Chart] = [bars, points]
@@ -66,9 +66,13 @@ def accuracy_vs_size(
     """Accuracy against model size (log axis), one panel per benchmark, from
     `summarise.size_table`: a point per model (columns model, size_b, benchmark, accuracy,
     optional family) and the median trend; `notes` (what was left out) join the subtitle."""
-    tooltip = ["model:N", "size_b:Q", alt.Tooltip("accuracy:Q", format=".3f")]
+    tooltip = [
+        tip("model:N", "Model"),
+        tip("size_b:Q", "Model size (B parameters)"),
+        tip("accuracy:Q", "Accuracy", ".3f"),
+    ]
     if "family" in table.columns:
-        tooltip.insert(1, "family:N")
+        tooltip.insert(1, tip("family:N", "Model family"))
     rows = table.sort("benchmark", "kind", "size_b", "model", nulls_last=True)
     x = alt.X("size_b:Q").title("Model size (B parameters)").scale(type="log")
     points = (
@@ -84,7 +88,15 @@ def accuracy_vs_size(
         .mark_line(
             color=COLOURS["token length"], point=alt.OverlayMarkDef(color=COLOURS["token length"])
         )
-        .encode(x=x, y="accuracy:Q", tooltip=["size_b:Q", "accuracy:Q", "models:Q"])
+        .encode(
+            x=x,
+            y="accuracy:Q",
+            tooltip=[
+                tip("size_b:Q", "Model size (B parameters, bin centre)"),
+                tip("accuracy:Q", "Median accuracy", ".3f"),
+                tip("models:Q", "Models in the bin"),
+            ],
+        )
         .properties(name="medians")
     )
     return (

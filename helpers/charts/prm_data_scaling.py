@@ -6,7 +6,7 @@ import altair as alt
 import polars as pl
 
 from helpers import data
-from helpers.charts._common import PANEL_H, PANEL_W, domain, heading, index_axis, reading
+from helpers.charts._common import PANEL_H, PANEL_W, domain, heading, index_axis, reading, tip
 from helpers.charts.labels import Axis, text_layers, with_label_positions
 from helpers.charts.step_dpo_sizing import MARKER_SHAPES
 from helpers.render.theme import COLOURS, DESCRIBED
@@ -34,7 +34,13 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
         reading=reading("prm_data_scaling", "accuracy"),
     )
     y = alt.Y("accuracy:Q").title(fig["y_title"]).scale(domain=ydom, nice=False, zero=False)
-    tooltip = ["series:N", "x_label:N", "accuracy:Q", "status:N", "reading:N"]
+    tooltip = [
+        tip("series:N", "Series"),
+        tip("x_label:N", "Training data"),
+        tip("accuracy:Q", "Accuracy (%)", ".1f"),
+        tip("status:N", "Status"),
+        tip("reading:N", "How it was read"),
+    ]
 
     # left panel
     left_fig = fig["panels"]["training samples"]

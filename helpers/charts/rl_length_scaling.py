@@ -6,7 +6,7 @@ import altair as alt
 import polars as pl
 
 from helpers import data
-from helpers.charts._common import PANEL_H, PANEL_W, domain, heading, reading
+from helpers.charts._common import PANEL_H, PANEL_W, domain, heading, reading, tip
 from helpers.charts.labels import Axis, text_layers, with_label_positions
 from helpers.render.theme import COLOURS
 
@@ -37,9 +37,21 @@ def _published(pub: pl.DataFrame, x: alt.X, y: alt.Y) -> alt.Chart:
     return (
         alt.Chart(pub)
         .mark_point(shape="cross", size=90, color=COLOURS["published"], filled=True)
-        .encode(x=x, y=y, tooltip=["model:N", "token_length:Q", "accuracy:Q", "source:N"])
+        .encode(
+            x=x,
+            y=y,
+            tooltip=[*_point_tips(), tip("source:N", "Source")],
+        )
         .properties(name="published")
     )
+
+
+def _point_tips() -> list[alt.Tooltip]:
+    return [
+        tip("model:N", "Model"),
+        tip("token_length:Q", "Response length (tokens)", ",.0f"),
+        tip("accuracy:Q", "Accuracy (%)", ".1f"),
+    ]
 
 
 def rl_length_scaling_panel(
@@ -87,7 +99,7 @@ def rl_length_scaling_panel(
             x=x,
             y=y,
             color=colour,
-            tooltip=["model:N", "token_length:Q", "accuracy:Q", "reading:N"],
+            tooltip=[*_point_tips(), tip("reading:N", "How it was read")],
         )
         .properties(name="points")
     )

@@ -6,7 +6,7 @@ import altair as alt
 import polars as pl
 
 from helpers import data
-from helpers.charts._common import domain, heading, index_axis, reading
+from helpers.charts._common import domain, heading, index_axis, reading, tip
 from helpers.charts.labels import Axis, text_layers, with_label_positions
 from helpers.render.theme import COLOURS, DESCRIBED
 
@@ -57,12 +57,20 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
         y=y,
         color=alt.Color("hex:N").scale(None),
         shape=alt.Shape("shape:N").scale(None),
-        tooltip=["model:N", "model_size:N", "accuracy:Q", "reading:N", "colour:N", "marker:N"],
+        tooltip=[
+            tip("model:N", "Model"),
+            tip("model_size:N", "Model size"),
+            tip("accuracy:Q", "Accuracy (%)", ".1f"),
+            tip("reading:N", "How it was read"),
+            tip("colour:N", "Colour (as described)"),
+            tip("marker:N", "Marker (as described)"),
+        ],
     )
     labels = text_layers(points, "model", xdom, ydom)
     rule_base = alt.Chart(rules.with_columns(left=pl.lit(xdom[0] + 0.05)))
     baselines = rule_base.mark_rule(strokeDash=[6, 4], color="#666666").encode(
-        y=alt.Y("accuracy:Q").scale(domain=ydom), tooltip=["model:N", "accuracy:Q"]
+        y=alt.Y("accuracy:Q").scale(domain=ydom),
+        tooltip=[tip("model:N", "Baseline"), tip("accuracy:Q", "Accuracy (%)", ".1f")],
     )
     baseline_labels = rule_base.mark_text(align="left", dy=-7, color="#444444").encode(
         x=alt.X("left:Q").scale(domain=xdom), y=alt.Y("accuracy:Q"), text="model:N"
@@ -82,7 +90,11 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
                 x=alt.X("pos:Q").scale(domain=xdom),
                 y=alt.Y("base:Q").scale(domain=ydom),
                 y2="step_dpo:Q",
-                tooltip=["model_size:N", "base_model:N", "gain:Q"],
+                tooltip=[
+                    tip("model_size:N", "Model size"),
+                    tip("base_model:N", "Base model"),
+                    tip("gain:Q", "Gain (pts)", "+.1f"),
+                ],
             )
         )
         layers.append(

@@ -3,12 +3,13 @@ own runs."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 import altair as alt
 import polars as pl
 
-from helpers.charts._common import with_interval
+from helpers.charts._common import tip, with_interval
 from helpers.charts.labels import Axis, text_layers, with_label_positions
 from helpers.render.theme import COLOURS
 
@@ -20,6 +21,23 @@ CURVE_COLUMNS = {
     "lo": pl.Float64,
     "hi": pl.Float64,
 }
+
+
+# A chart fits a notebook's output area: JupyterLab's is about 920 px wide in a 1,366 px window
+# with the file browser open (its default). What a panel's axes take beside its plot, measured
+# on the rendered charts: labels, ticks and padding (the right axis's labels with two axes).
+FIT_WIDTH = 880
+# 30k rather than 30,000 (narrower); 0 rather than d3's 0k
+K_LABELS = "datum.value == 0 ? '0' : datum.label"
+PANEL_SPACING = 14
+AXES_WIDTH = {False: 46, True: 82}
+
+
+def panel_width(columns: int, *, two_axes: bool = False) -> int:
+    """The widest panel that lets `columns` of them, with their axes, fit FIT_WIDTH (190 px at
+    most: wider panels only stretch the curves)."""
+    room = FIT_WIDTH - PANEL_SPACING * (columns - 1)
+    return max(60, min(190, room // max(columns, 1) - AXES_WIDTH[two_axes]))
 
 
 def training_dynamics(
@@ -34,6 +52,8 @@ def training_dynamics(
     token_domain: Sequence[float] | None = None,
     y_title: str = "Accuracy",
     points: bool = True,
+    width: int | None = None,
+    series: tuple[str, str] = ("Performance", "Token Length"),
 ) -> alt.FacetChart:
     """001: one panel per benchmark, accuracy (left axis, blue circles) and token length (right
     axis, orange squares) against iteration, each panel with its own scales.
@@ -42,14 +62,23 @@ def training_dynamics(
     `hi` are set on accuracy rows, a band is drawn (an interval, or a stated range). Domains,
     if given, are shared by every panel (otherwise each panel fits its own data). With
     `points` false the lines carry no point marks (long runs, where they merge into a band).
+    `series` names the two lines in the legend (the description's names by default).
+    Panels are `width` px wide; by default as wide as lets `columns` of them fit a notebook's
+    output area (FIT_WIDTH). The x axis spans the data's steps in every panel, so panels line up.
     """
     missing = set(CURVE_COLUMNS) - set(curves.columns)
     if missing:
         raise ValueError(f"curves lacks columns {sorted(missing)}")
     curves = curves.select(pl.col(c).cast(t) for c, t in CURVE_COLUMNS.items())
     blue, orange = COLOURS["accuracy"], COLOURS["token length"]
-    # the legend names the series as the description does; the data keep the short names
-    named = "datum.label == 'accuracy' ? 'Performance' : 'Token Length'"
+    has_tokens = bool((curves["metric"] == "token length").any())
+    # the legend names the series as the description does, and with two y-axes which is which
+    # (the panels then carry no axis titles: thirteen pairs of them took a third of the width);
+    # the data keep the short names
+    left, right = series
+    if has_tokens:
+        left, right = f"{left} (left axis)", f"{right} (right axis)"
+    named = f"datum.label == 'accuracy' ? {json.dumps(left)} : {json.dumps(right)}"
     colour = (
         alt.Color("metric:N")
         .scale(domain=["accuracy", "token length"], range=[blue, orange])
@@ -60,7 +89,12 @@ def training_dynamics(
         .scale(domain=["accuracy", "token length"], range=["circle", "square"])
         .legend(title=None, orient="top", labelExpr=named)
     )
+    steps = curves["iteration"].drop_nulls()
+    # every panel spans the same steps, so panels line up; stated, so that a panel where a
+    # layer has no rows (a benchmark without a band) computes no empty extent
     x = alt.X("iteration:Q").title(x_title)
+    if steps.len():
+        x = x.scale(domain=[float(steps.min()), float(steps.max())], nice=False)
     acc_scale = (
         alt.Scale(zero=False, domain=list(accuracy_domain))
         if accuracy_domain
@@ -68,27 +102,35 @@ def training_dynamics(
     )
     tok_scale = alt.Scale(domain=list(token_domain)) if token_domain else alt.Scale()
     marker = alt.OverlayMarkDef(filled=True, size=28) if points else False
+    accuracy_title = None if has_tokens else y_title
+    accuracy_axis = {"labelColor": blue} if has_tokens else {"titleColor": blue}
     base = alt.Chart().encode(x=x)
     is_acc = alt.datum.metric == "accuracy"
+    # the band spans every accuracy row, of no height where a row has no interval: a panel
+    # without one then still gives Vega an extent (a filtered-out layer warns of an empty one)
     band = (
-        base.transform_filter(is_acc & alt.expr.isValid(alt.datum.lo))
+        base.transform_filter(is_acc)
+        .transform_calculate(
+            band_lo="isValid(datum.lo) ? datum.lo : datum.value",
+            band_hi="isValid(datum.hi) ? datum.hi : datum.value",
+        )
         .mark_area(opacity=0.22, color=blue)
         .encode(
-            y=alt.Y("lo:Q").title(y_title).scale(acc_scale).axis(titleColor=blue),
-            y2="hi:Q",
+            y=alt.Y("band_lo:Q").title(accuracy_title).scale(acc_scale).axis(**accuracy_axis),
+            y2="band_hi:Q",
         )
     )
     accuracy = (
         base.transform_filter(is_acc & alt.expr.isValid(alt.datum.value))
         .mark_line(point=marker, strokeWidth=1.6)
         .encode(
-            y=alt.Y("value:Q").title(y_title).scale(acc_scale).axis(titleColor=blue),
+            y=alt.Y("value:Q").title(accuracy_title).scale(acc_scale).axis(**accuracy_axis),
             color=colour,
             shape=shape,
             tooltip=[
-                "benchmark:N",
-                "iteration:Q",
-                *with_interval("value", ".3f"),
+                tip("benchmark:N", "Benchmark"),
+                tip("iteration:Q", x_title),
+                *with_interval("value", ".3f", y_title),
             ],
         )
     )
@@ -97,16 +139,21 @@ def training_dynamics(
         .mark_line(point=marker, strokeWidth=1.6, strokeDash=[1, 0])
         .encode(
             y=alt.Y("value:Q")
-            .title("Token Length")
+            .title(None)
             .scale(tok_scale)
-            .axis(orient="right", titleColor=orange),
+            .axis(orient="right", labelColor=orange, format="~s", labelExpr=K_LABELS),
             color=colour,
             shape=shape,
-            tooltip=["benchmark:N", "iteration:Q", alt.Tooltip("value:Q", format=",.0f")],
+            tooltip=[
+                tip("benchmark:N", "Benchmark"),
+                tip("iteration:Q", x_title),
+                tip("value:Q", series[1], ",.0f"),
+            ],
         )
     )
-    panel = alt.layer(band, accuracy)
-    if (curves["metric"] == "token length").any():  # no empty right axis for logs without it
+    has_band = bool(curves["lo"].is_not_null().any())
+    panel = alt.layer(band, accuracy) if has_band else alt.layer(accuracy)
+    if has_tokens:  # no empty right axis for logs without it
         panel = alt.layer(panel, tokens).resolve_scale(y="independent")
     names = list(order) if order is not None else curves["benchmark"].unique(maintain_order=True)
     # panels ordered by a number, never by a list of names: Vega-Lite writes a sort list into an
@@ -116,10 +163,11 @@ def training_dynamics(
     )
     return (
         alt.layer(panel, data=curves)
-        .properties(width=190, height=120)
+        .properties(width=width or panel_width(columns, two_axes=has_tokens), height=120)
         .facet(
             facet=alt.Facet("benchmark:N", title=None).sort(field="panel", op="min"),
             columns=columns,
+            spacing=PANEL_SPACING,
         )
         .resolve_scale(y="independent", x="independent")
         .properties(title=alt.Title(title, subtitle=subtitle))
@@ -139,7 +187,13 @@ def gain_vs_growth(gg: pl.DataFrame) -> alt.LayerChart:
     y = alt.Y("gain:Q").title("Accuracy gain (end - start)").scale(domain=ydom)
     base = alt.Chart(pts)
     points = base.mark_point(filled=True, size=70, color=COLOURS["accuracy"], opacity=1).encode(
-        x=x, y=y, tooltip=["benchmark:N", "gain:Q", "token_growth:Q"]
+        x=x,
+        y=y,
+        tooltip=[
+            tip("benchmark:N", "Benchmark"),
+            tip("gain:Q", "Accuracy gain", "+.2f"),
+            tip("token_growth:Q", "Token length growth (tokens)", ",.0f"),
+        ],
     )
     labels = text_layers(pts, "benchmark", xdom, ydom)
     return alt.layer(points, *labels).properties(

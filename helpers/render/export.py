@@ -25,8 +25,13 @@ from PIL import Image
 
 from helpers.io import FORMATS, write_bytes_atomic, write_text_atomic
 
-# JupyterLab 4 draws this MIME type natively, offline, trusted or not
+# JupyterLab 4 draws this MIME type natively, offline, trusted or not, with the Vega-Lite it
+# bundles (5.6.1 in JupyterLab 4.6). altair 6 labels its specs Vega-Lite 6, and vega-embed then
+# warns on every chart; the notebook's copy is labelled for the Vega-Lite that draws it. The
+# specs use nothing 5.6 lacks: the browser tests draw every stored chart in JupyterLab and hold
+# it to the PNG that vl-convert (Vega-Lite 6) drew from the same spec.
 VEGALITE_MIME = "application/vnd.vegalite.v5+json"
+JUPYTERLAB_SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"
 
 _JSON_ESCAPES = str.maketrans(
     {
@@ -136,7 +141,7 @@ def mimebundle(spec: dict[str, Any]) -> dict[str, Any]:
     png = small_png(vlc.vegalite_to_png(spec, scale=1.0))
     title = spec_title(spec)
     return {
-        VEGALITE_MIME: spec,
+        VEGALITE_MIME: {**spec, "$schema": JUPYTERLAB_SCHEMA},
         "image/png": base64.b64encode(png).decode("ascii"),
         "text/plain": f"<Vega-Lite chart: {title or 'untitled'}>",
     }

@@ -14,6 +14,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+import altair as alt
 import nbformat
 from nbconvert import HTMLExporter
 
@@ -53,7 +54,8 @@ def figures(notebook: Path) -> list[Figure]:
     for cell in nb.cells:
         for output in cell.get("outputs", []):
             spec = output.get("data", {}).get(export.VEGALITE_MIME)
-            if spec is not None:
+            if spec is not None:  # labelled for JupyterLab's Vega-Lite 5; drawn here by 6
+                spec = {**spec, "$schema": alt.SCHEMA_URL}
                 found.append(Figure(notebook.stem, len(found) + 1, export.spec_title(spec), spec))
     return found
 

@@ -48,10 +48,13 @@ def _grid(curves: pl.DataFrame, order, subtitle: str | list[str], **options):
     with the subtitle saying what was left out."""
     shown = drawable.panels(curves, "benchmark", order=order)
     thinned = drawable.thin(shown.frame, "iteration", ("benchmark", "metric"))
+    # a run's own names for its two series (001's figure says "Performance", "Token Length")
+    series = (options.get("y_title", "Accuracy"), "Mean response length, tokens")
     return later(
         "training_dynamics",
         thinned.frame,
         subtitle=drawable.subtitle(subtitle, shown.notes + thinned.notes),
+        series=series,
         order=shown.order,
         points=drawable.longest(thinned.frame, "iteration", ("benchmark", "metric"))
         <= drawable.MARKED_POINTS,
