@@ -166,7 +166,7 @@ def _differing(drawn: bytes, stored: bytes) -> float:
     from PIL import Image
 
     a, b = (
-        np.asarray(Image.open(io.BytesIO(x)).convert("RGB"), dtype=int) for x in (drawn, stored)
+        np.asarray(Image.open(io.BytesIO(x)).convert("RGBA"), dtype=int) for x in (drawn, stored)
     )
     (ha, wa, _), (hb, wb, _) = a.shape, b.shape
     if abs(ha - hb) > 1 or abs(wa - wb) > 1:
