@@ -23,7 +23,7 @@ from helpers.figures import (
     training_dynamics,
 )
 from helpers.render import theme
-from helpers.runs import readers, summarise
+from helpers.runs import drawable, readers, summarise
 
 
 def _layers(spec: dict) -> list[dict]:
@@ -42,6 +42,15 @@ def _named(spec: dict) -> dict[str, dict]:
     return {re.sub(r"_\d+$", "", ly["name"]): ly for ly in spec["layer"] if "name" in ly}
 
 
+def _text(title) -> str:
+    """A title's text, whether given as a string or a Title (with its anchor)."""
+    return title["text"] if isinstance(title, dict) else title
+
+
+def _centred(title) -> bool:
+    return isinstance(title, dict) and title.get("anchor") == "middle"
+
+
 def _roundtrip(chart: alt.TopLevelMixin) -> dict:
     spec = chart.to_dict()
     assert json.loads(json.dumps(spec)) == spec
@@ -54,14 +63,15 @@ def _roundtrip(chart: alt.TopLevelMixin) -> dict:
 def test_length_scaling_has_two_described_panels_with_every_point_labelled():
     df = helpers.load("rl_length_scaling")
     spec = _roundtrip(charts.rl_length_scaling(df))
-    assert [p["title"] for p in spec["hconcat"]] == ["MATH500", "AIME2024"]
+    assert [_text(p["title"]) for p in spec["hconcat"]] == ["MATH500", "AIME2024"]
+    assert all(_centred(p["title"]) for p in spec["hconcat"])  # centred above each, as described
     for panel in spec["hconcat"]:
         layers = panel["layer"]
         points = [ly for ly in layers if ly["mark"]["type"] == "point"]
         texts = [ly for ly in layers if ly["mark"]["type"] == "text"]
         assert len(points) == 1 and texts
         rows = _data(spec, points[0], panel)
-        assert len(rows) == 10 and {r["panel"] for r in rows} == {panel["title"]}
+        assert len(rows) == 10 and {r["panel"] for r in rows} == {_text(panel["title"])}
         enc = points[0]["encoding"]
         assert enc["x"]["field"] == "token_length" and enc["y"]["field"] == "accuracy"
         assert enc["color"]["scale"]["range"] == [theme.COLOURS["k1.5"], theme.COLOURS["other"]]
@@ -123,7 +133,7 @@ def test_length_scaling_options_add_frontier_intervals_and_published_layers():
 def test_labels_do_not_overlap_each_other(panel):
     """The placed labels of each 000 panel, as the chart draws them, never overlap."""
     spec = charts.rl_length_scaling(helpers.load("rl_length_scaling")).to_dict()
-    layer = next(p for p in spec["hconcat"] if p["title"] == panel)
+    layer = next(p for p in spec["hconcat"] if _text(p["title"]) == panel)
     rows = _data(spec, layer["layer"][0], layer)
     enc = layer["layer"][0]["encoding"]
     xa = labels.Axis(enc["x"]["scale"]["domain"], charts.PANEL_W)
@@ -159,7 +169,7 @@ def test_step_dpo_sizing_spec():
     df = helpers.load("step_dpo_sizing")
     spec = _roundtrip(charts.step_dpo_sizing(df))
     legend, plot = spec["hconcat"]
-    assert spec["title"] == "Accuracy on the MATH test set"
+    assert _text(spec["title"]) == "Accuracy on the MATH test set" and _centred(spec["title"])
     # the described legend: four entries with no plotted point
     legend_rows = _data(spec, legend["layer"][0], legend)
     assert [r["model"] for r in legend_rows] == [
@@ -367,9 +377,9 @@ def test_simulated_run_through_the_grid():
 def test_grpo_vs_mel_spec():
     df = helpers.load("grpo_vs_mel")
     spec = _roundtrip(charts.grpo_vs_mel(grpo_vs_mel.method_curves(df)))
-    assert spec["title"] == "Benchmark: AIME24"
+    assert _text(spec["title"]) == "Benchmark: AIME24" and _centred(spec["title"])
     layers = _named(spec)
-    assert list(layers) == ["stated_ranges", "lines", "points", "peaks"]
+    assert list(layers) == ["stated_ranges", "lines", "points", "peaks", "stated_range_labels"]
     rect, point, text = layers["stated_ranges"], layers["points"], layers["peaks"]
     assert _data(spec, rect) == [
         {"method": "GRPO", "step": 60, "step_end": 100, "range low": 0.27, "range high": 0.3}
@@ -382,8 +392,11 @@ def test_grpo_vs_mel_spec():
     assert all(
         ly["encoding"]["color"].get("legend", {}) is not None
         for ly in spec["layer"]
-        if "color" in ly["encoding"]
+        if "color" in ly.get("encoding", {})
     )
+    # the shaded range is named inside the chart, over a white halo where curves cross it
+    halo, label = layers["stated_range_labels"]["layer"]
+    assert halo["mark"]["stroke"] == "white" and "color" in label["encoding"]
     assert len(_data(spec, point, spec)) == 13
     assert {r["reading"] for r in _data(spec, point, spec)} == {
         "read score to the nearest 0.01 fraction"
@@ -458,23 +471,30 @@ def test_accuracy_vs_size_spec():
 
 
 def test_across_papers_spec():
-
-    rows = across_papers.across_papers()
-    spec = _roundtrip(charts.across_papers(rows, "AIME 2024"))
-    bars, points = spec["layer"]
+    """006 (issue 26): one panel per paper, colour for the paper (Okabe-Ito), shape for described
+    against published, hollow for 001's off-axis AIME end, an axis that fits the values."""
+    view = across_papers.by_paper(across_papers.across_papers(), "AIME 2024")
+    spec = _roundtrip(charts.across_papers(view))
+    assert spec["facet"]["row"]["field"] == "paper"
+    assert spec["facet"]["row"]["sort"] == ["Kimi k1.5", "ReasonFlux-PRM", "MEL"]
+    assert spec["resolve"]["scale"]["y"] == "independent"
+    layers = _named(spec["spec"])
+    assert list(layers) == ["intervals", "points", "hollow"]
+    points = layers["points"]
+    colour = points["encoding"]["color"]["scale"]
+    assert colour["range"] == [theme.PAPER_COLOURS[p] for p in colour["domain"]]
+    assert set(colour["range"]) <= set(theme.OKABE_ITO.values())
+    shape = points["encoding"]["shape"]["scale"]
+    assert shape == {"domain": ["as described", "as published"], "range": ["circle", "diamond"]}
+    assert points["encoding"]["x"]["scale"]["domain"] == [0, 90]
     data = _data(spec, points, spec)
-    assert len(data) == 49
-    # one row per value: a repeated label would draw two values on one row
-    assert len({r["label"] for r in data}) == len(data)
-    # the legend names each source, not a document number
-    domain = points["encoding"]["color"]["scale"]["domain"]
-    assert "ReasonFlux-PRM Table 2 (paper)" in domain and "Kimi k1.5 Fig 7 (description)" in domain
-    order = points["encoding"]["y"]["sort"]
-    values = {r["label"]: r["value"] for r in data}
-    assert [values[label] for label in order] == sorted(values.values(), reverse=True)
-    assert points["encoding"]["shape"]["scale"]["range"] == ["circle", "cross"]
-    assert {t["field"] for t in points["encoding"]["tooltip"]} >= {"protocol", "source"}
-    assert bars["encoding"]["x"]["field"] == "lo" and bars["encoding"]["x2"]["field"] == "hi"
+    assert len(data) == len({r["label"] for r in data}) == 39
+    assert [r["label"] for r in data if r["hollow"]] == ["small internal model, end of RL (Fig 5)"]
+    assert layers["hollow"]["transform"] == [{"filter": "datum.hollow"}]
+    assert spec["title"]["subtitle"][-1].startswith("Hollow: small internal model, end of RL")
+    assert {t["field"] for t in points["encoding"]["tooltip"]} >= {"protocol", "source", "note"}
+    rule = layers["intervals"]["encoding"]
+    assert rule["x"]["field"] == "lo" and rule["x2"]["field"] == "hi"
 
 
 # ---- every public chart function, discovered ------------------------------------------------
@@ -506,7 +526,8 @@ def _compared():
 
 @example("rl_length_scaling")(lambda: charts.rl_length_scaling(helpers.load("rl_length_scaling")))
 def _(spec):
-    assert [p["title"] for p in spec["hconcat"]] == ["MATH500", "AIME2024"]
+    assert [_text(p["title"]) for p in spec["hconcat"]] == ["MATH500", "AIME2024"]
+    assert all(_centred(p["title"]) for p in spec["hconcat"])  # centred above each, as described
 
 
 @example("rl_length_scaling_panel")(
@@ -520,7 +541,7 @@ def _(spec):
 
 @example("step_dpo_sizing")(lambda: charts.step_dpo_sizing(helpers.load("step_dpo_sizing")))
 def _(spec):
-    assert spec["title"] == "Accuracy on the MATH test set"
+    assert _text(spec["title"]) == "Accuracy on the MATH test set" and _centred(spec["title"])
 
 
 @example("prm_data_scaling")(lambda: charts.prm_data_scaling(helpers.load("prm_data_scaling")))
@@ -588,11 +609,41 @@ def _(spec):
     assert list(_named(spec["spec"])) == ["models", "medians"]
 
 
-@example("across_papers")(lambda: charts.across_papers(across_papers.across_papers(), "MATH500"))
+def _run_curves():
+    from .conftest import EXAMPLE
+
+    return summarise.sample_curves(summarise.aggregate_samples(pl.scan_parquet(EXAMPLE)))
+
+
+@example("run_grid")(lambda: charts.run_grid(_run_curves(), title="t", columns=2))
 def _(spec):
-    assert spec["layer"][1]["encoding"]["color"]["legend"]["title"] == "source"
-    labels = [r["label"] for r in _data(spec, spec["layer"][1], spec)]
-    assert len(labels) == len(set(labels)) == 46  # 003's three training-samples readings apart
+    """Per benchmark, accuracy (percent, with its band) above mean length, one x axis; panels
+    named by number (a benchmark's name never enters an expression), layers uniquely named."""
+    units = spec["concat"]
+    assert spec["columns"] == 2 and len(units) == 3
+    accuracy, length = units[0]["vconcat"]
+    band, line = accuracy["layer"]
+    assert line["encoding"]["y"]["axis"]["format"] == ".0%" and band["mark"]["type"] == "area"
+    assert accuracy["title"] == "aime-like (simulated)"
+    assert line["encoding"]["y"]["title"] == "Accuracy"  # the first column only
+    assert units[1]["vconcat"][0]["layer"][1]["encoding"]["y"]["title"] is None
+    assert length["encoding"]["y"]["title"] == "Mean tokens"
+    assert "datum.panel === 0" in json.dumps(length["transform"])
+    names = [x["name"] for u in units for c in u["vconcat"] for x in c.get("layer", [c])]
+    assert len(names) == len(set(names)) == 9
+    x = line["encoding"]["x"]["scale"]["domain"]
+    assert x == [0, 150]
+
+
+@example("across_papers")(
+    lambda: charts.across_papers(across_papers.by_paper(across_papers.across_papers(), "MATH500"))
+)
+def _(spec):
+    points = _named(spec["spec"])["points"]
+    assert points["encoding"]["color"]["legend"]["title"] == "paper"
+    assert points["encoding"]["x"]["scale"]["domain"] == [60, 100]
+    labels = [r["label"] for r in _data(spec, points, spec)]
+    assert len(labels) == len(set(labels)) == 45  # 001's start left out: a curve gives its end
 
 
 @example("run_curves")(lambda: charts.run_curves(_compared().curves, _compared().runs))
@@ -629,6 +680,16 @@ def _(spec):
 @example("problem_flips")(lambda: charts.problem_flips(_compared().problems))
 def _(spec):
     assert {"bars", "problems"} <= set(_named(spec["spec"]))
+
+
+@example("flip_counts")(lambda: charts.flip_counts(drawable.flip_counts(_compared().problems)))
+def _(spec):
+    """Counted by how much each problem moved: one bar per amount, its count written on it,
+    and the counts add up to the problems that flipped."""
+    assert {"bars", "counts"} <= set(_named(spec["spec"]))
+    rows = spec["datasets"][spec["data"]["name"]]
+    assert sum(r["problems"] for r in rows) == _compared().problems.height
+    assert {r["better"] for r in rows} == {"method better", "baseline better"}
 
 
 @example("comparison")(
@@ -714,7 +775,7 @@ def test_stored_notebook_charts_have_worded_tooltips():
 def test_variants_of_a_figure_have_titles_of_their_own():
     """The described figure keeps its title; each variant names what it adds."""
     df = helpers.load("rl_length_scaling")
-    main = _roundtrip(charts.rl_length_scaling(df))["title"]
+    main = _text(_roundtrip(charts.rl_length_scaling(df))["title"])
     fig = helpers.figure("rl_length_scaling")["title"]
     assert main == fig
     variants = [

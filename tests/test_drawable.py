@@ -235,3 +235,21 @@ def test_a_long_comparison_is_thinned_in_every_part(tmp_path, capsys):
     spec = _spec(out.read_text())
     assert max(_rows(spec)) <= drawable.MAX_ROWS
     assert "up to 300 steps per line" in _subtitle(spec)
+
+
+def test_flipped_problems_past_the_limit_are_counted_not_drawn():
+    """The example comparison flips up to 104 MATH500-like problems in a panel: more than
+    MAX_FLIPS_DRAWN, so they are counted by how much each moved (every problem counted once),
+    and the subtitle says where the list is; below the limit they are drawn one by one."""
+    from helpers.runs import examples
+    from helpers.runs.compare import compare
+
+    c = compare(examples.comparison_logs())
+    drawn = drawable.comparison(c)
+    per_panel = c.problems.group_by("comparison", "benchmark").len()["len"]
+    assert per_panel.max() > drawable.MAX_FLIPS_DRAWN
+    assert drawn.problems.height == 0 and drawn.counts["problems"].sum() == c.problems.height
+    assert any("counted by how much each moved" in n for n in drawn.notes)
+    few = compare(examples.comparison_logs(), benchmarks=["aime-like (simulated)"])
+    small = drawable.comparison(few)
+    assert small.counts is None and small.problems.height == few.problems.height

@@ -145,13 +145,64 @@ def test_across_papers_collects_every_math500_and_aime_value():
     # MATH500: 10 (000) + 2 (001 start/end) + 10 (003) + 7 published (000) + 8 (003 Table 2)
     # + 9 (004 Table 1, Pass@1); AIME 2024: 10 + 2 + 13 (004) + 7 + 8 + 9
     assert counts == {"MATH500": 46, "AIME 2024": 49}
-    assert rows["source_name"].null_count() == 0
+    assert rows["source_name"].null_count() == 0 and rows["paper"].null_count() == 0
+    assert set(rows["paper"]) == {"Kimi k1.5", "ReasonFlux-PRM", "MEL"}
     assert rows.filter(document="004")["value"].max() == pytest.approx(46.0)  # fractions -> %
     assert rows["source"].null_count() == 0 and rows["protocol"].null_count() == 0
     aime = rows.filter(group="AIME 2024")
     assert (aime["n"] == 30).all() and (
         (aime["lo"] <= aime["value"]) & (aime["value"] <= aime["hi"])
     ).all()
+
+
+def test_by_paper_groups_sorts_and_flags_hollow_values():
+    rows = across_papers.across_papers()
+    math = across_papers.by_paper(rows, "MATH500")
+    assert math.papers == ["Kimi k1.5", "ReasonFlux-PRM", "MEL"]
+    assert (math.domain, math.n) == ([60, 100], 500)  # values 67.8-96.2, intervals 63.6-97.6
+    # grouped by paper in the documents' order, sorted by value within a paper
+    assert math.rows["paper"].to_list() == sorted(math.rows["paper"], key=math.papers.index)
+    for paper in math.papers:
+        values = math.rows.filter(paper=paper)["value"].to_list()
+        assert values == sorted(values, reverse=True)
+    assert math.rows["label"][:3].to_list() == [
+        "Kimi k1.5 long-CoT (Table 2)",
+        "k1.5-short w/ rl",
+        "Kimi k1.5 short-CoT (Table 3)",
+    ]
+    # 003's extrapolated 59k value is hollow; 001's MATH500 panel fits the paper's axis
+    assert math.rows.filter("hollow").select("label", "value").rows() == [
+        ("ReasonFlux-PRM-7B at 59k samples", 92.0)
+    ]
+    # a training curve gives its end only: 001's start (82) is left out
+    assert math.rows.filter(document="001").select("label", "value").rows() == [
+        ("small internal model, end of RL (Fig 5)", 90.0)
+    ]
+
+    aime = across_papers.by_paper(rows, "AIME 2024")
+    assert (aime.domain, aime.n) == ([0, 90], 30)
+    # 001 found its AIME2024 panel read 0.5-0.7 on an axis labelled 0.1-0.5
+    assert aime.rows.filter("hollow").select("label", "value").rows() == [
+        ("small internal model, end of RL (Fig 5)", 70.0)
+    ]
+    assert aime.rows.filter(document="004").select("label", "value").rows() == [
+        ("MEL curve, peak (step 130)", 46.0),
+        ("GRPO curve, peak (step 100)", 37.0),
+        ("MEL curve, end (step 140)", 33.0),
+        ("GRPO curve, end (step 140)", 30.0),
+    ]
+    assert aime.rows.filter(paper="ReasonFlux-PRM")["kind"].unique().to_list() == ["as published"]
+    assert aime.notes == [
+        "From training curves only the end of the Kimi Fig 5 run; "
+        "the end and the peak of each MEL validation curve.",
+        "Hollow: small internal model, end of RL (Fig 5), read 50% to 70% on a paper axis "
+        "labelled 10% to 50% (notebook 001).",
+    ]
+
+
+def test_off_axis_reuses_notebook_001s_check():
+    off = across_papers.off_axis()
+    assert off.select("group", "beyond_axis").rows() == [("MATH500", False), ("AIME 2024", True)]
 
 
 def test_same_model_across_documents():

@@ -13,10 +13,16 @@ defer_iri_grammar()  # before altair is imported: start-up only, no behaviour ch
 
 from helpers.charts._common import PANEL_H, PANEL_W
 from helpers.charts.across_papers import across_papers
-from helpers.charts.compare_runs import comparison, paired_differences, problem_flips, run_curves
+from helpers.charts.compare_runs import (
+    comparison,
+    flip_counts,
+    paired_differences,
+    problem_flips,
+    run_curves,
+)
 from helpers.charts.detectability import detectability
 from helpers.charts.grpo_vs_mel import grpo_vs_mel
-from helpers.charts.own_run import accuracy_by_group, accuracy_vs_size
+from helpers.charts.own_run import accuracy_by_group, accuracy_vs_size, run_grid
 from helpers.charts.prm_data_scaling import prm_data_scaling
 from helpers.charts.rl_length_scaling import rl_length_scaling, rl_length_scaling_panel
 from helpers.charts.step_dpo_sizing import step_dpo_sizing
@@ -30,11 +36,13 @@ __all__ = [
     "accuracy_vs_size",
     "across_papers",
     "detectability",
+    "flip_counts",
     "comparison",
     "gain_vs_growth",
     "grpo_vs_mel",
     "rl_length_scaling",
     "rl_length_scaling_panel",
+    "run_grid",
     "paired_differences",
     "problem_flips",
     "prm_data_scaling",

@@ -58,12 +58,16 @@ def with_interval(field: str, fmt: str, title: str) -> list[alt.Tooltip]:
     ]
 
 
-def heading(fig: dict, added: Sequence[tuple[str, str]] = ()) -> str | alt.Title:
+def heading(
+    fig: dict, added: Sequence[tuple[str, str]] = (), *, centred: bool = False
+) -> str | alt.Title:
     """The described figure's title; a variant that adds marks to it gets a title of its own
     naming them (so no two charts share a title) and a subtitle line saying what each mark is.
-    `added` holds (name for the title, line for the subtitle) per addition."""
+    `added` holds (name for the title, line for the subtitle) per addition; `centred` where the
+    description puts the title at the top centre (the theme's titles start at the left)."""
+    anchor = {"anchor": "middle"} if centred else {}
     if not added:
-        return fig["title"]
+        return alt.Title(fig["title"], **anchor) if centred else fig["title"]
     names = [name for name, _ in added]
     what = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return alt.Title(f"{fig['title']}, with {what}", subtitle=[line for _, line in added])
+    return alt.Title(f"{fig['title']}, with {what}", subtitle=[line for _, line in added], **anchor)

@@ -1,66 +1,89 @@
-"""006: every value reported for one benchmark across the documents."""
+"""006: every value reported for one benchmark, grouped by the paper it comes from."""
 
 from __future__ import annotations
 
 import altair as alt
-import polars as pl
 
 from helpers.charts._common import tip, with_interval
-from helpers.render.theme import COLOURS, DESCRIBED
+from helpers.figures.across_papers import KINDS, ByPaper
+from helpers.render.theme import PAPER_COLOURS
 
-DOCUMENT_COLOURS = {
-    "000": DESCRIBED["orange"],
-    "001": DESCRIBED["green"],
-    "003": DESCRIBED["purple"],
-    "004": DESCRIBED["red"],
-    "published 000": COLOURS["published"],
-    "published 003": DESCRIBED["grey"],
-    "published 004": DESCRIBED["dark red"],
-}
+LEGEND = {"orient": "bottom", "direction": "horizontal", "titleOrient": "left"}
+ROW_STEP = 15  # pixels per value
 
 
-def across_papers(rows: pl.DataFrame, group: str) -> alt.LayerChart:
-    """Every value reported for one benchmark across the documents: one row per value, sorted
-    by value, with its Wilson 95% interval for the benchmark's size, coloured by document."""
-    sub = rows.filter(pl.col("group") == group).sort("value", descending=True)
-    docs = [d for d in DOCUMENT_COLOURS if d in set(sub["document"])]
-    names = dict(sub.select("document", "source_name").unique().iter_rows())
-    # labels are short enough to show whole (a label limit makes Vega measure each label again
-    # and again to truncate it, which costs vl-convert most of a second on this chart)
-    y = alt.Y("label:N").sort(sub["label"].to_list()).title(None).axis(labelLimit=0)
-    colour = (
-        alt.Color("source_name:N")
-        .scale(domain=[names[d] for d in docs], range=[DOCUMENT_COLOURS[d] for d in docs])
-        .legend(title="source", orient="bottom", columns=2, labelLimit=320, symbolOpacity=1)
+def across_papers(view: ByPaper) -> alt.FacetChart:
+    """One benchmark's values, one panel per paper (rows sorted within it): colour names the
+    paper, shape whether a description read the value off a figure or the paper printed it,
+    hollow marks values that are extrapolated or off the paper's axis; lines are Wilson 95%
+    intervals. `view` comes from `across_papers.by_paper`."""
+    y = alt.Y("label:N").sort(view.rows["label"].to_list()).title(None).axis(labelLimit=0)
+    x = (
+        alt.X("value:Q")
+        .title(f"{view.group} accuracy (%)")
+        .scale(domain=view.domain, nice=False, zero=False)
     )
-    base = alt.Chart(sub)
-    bars = base.mark_rule(strokeWidth=2, opacity=0.45).encode(
-        y=y,
-        x=alt.X("lo:Q").title(f"{group} accuracy (%)").scale(domain=[0, 100]),
-        x2="hi:Q",
-        color=colour,
+    palette = alt.Scale(domain=view.papers, range=[PAPER_COLOURS[p] for p in view.papers])
+    colour = alt.Color("paper:N").scale(palette).legend(title="paper", symbolOpacity=1, **LEGEND)
+    kinds = list(KINDS.values())
+    shape = (
+        alt.Shape("kind:N")
+        .scale(domain=kinds, range=["circle", "diamond"])
+        .legend(title="value", symbolFillColor="#555555", symbolStrokeColor="#555555", **LEGEND)
     )
-    points = base.mark_point(filled=True, size=60, opacity=1).encode(
-        y=y,
-        x="value:Q",
-        color=colour,
-        shape=alt.Shape("origin:N")
-        .scale(domain=["description", "published"], range=["circle", "cross"])
-        .legend(title=None),
-        tooltip=[
-            tip("label:N", "Result"),
-            tip("source_name:N", "From"),
-            *with_interval("value", ".1f", "Accuracy (%)"),
-            tip("protocol:N", "Protocol"),
-            tip("source:N", "Source"),
+    tooltip = [
+        tip("label:N", "Result"),
+        tip("paper:N", "Paper"),
+        tip("source_name:N", "From"),
+        *with_interval("value", ".1f", "Accuracy (%)"),
+        tip("note:N", "What the value is"),
+        tip("protocol:N", "Protocol"),
+        tip("source:N", "Data-package row"),
+    ]
+    drawn = ["paper", "label", "kind", "hollow", "value", "lo", "hi"]
+    base = alt.Chart(view.rows.select(*drawn, "source_name", "note", "protocol", "source"))
+    intervals = (
+        base.mark_rule(strokeWidth=2, opacity=0.4)
+        .encode(y=y, x=alt.X("lo:Q").scale(domain=view.domain), x2="hi:Q", color=colour)
+        .properties(name="intervals")
+    )
+    points = (
+        base.mark_point(filled=True, size=70, opacity=1)
+        .encode(y=y, x=x, color=colour, shape=shape, tooltip=tooltip)
+        .properties(name="points")
+    )
+    # drawn over their filled point: white inside, the paper's colour around (the subtitle says why)
+    hollow = (
+        base.transform_filter("datum.hollow")
+        .mark_point(filled=True, fill="white", size=70, strokeWidth=1.5, opacity=1)
+        .encode(
+            y=y,
+            x=x,
+            stroke=alt.Stroke("paper:N").scale(palette).legend(None),
+            shape=shape,
+            tooltip=tooltip,
+        )
+        .properties(name="hollow")
+    )
+    rows = (
+        alt.Row("paper:N")
+        .sort(view.papers)
+        .title(None)
+        .header(labelAngle=0, labelOrient="top", labelAnchor="start", labelFontWeight="bold")
+    )
+    title = alt.Title(
+        f"{view.group}, paper by paper: compare values within a paper, not across",
+        subtitle=[
+            "One panel per paper: its figure as a description reads it, its tables as printed.",
+            "Models, training and protocols differ between papers. "
+            f"Lines: Wilson 95% intervals for {view.n} problems.",
+            *view.notes,
         ],
     )
-    n = int(sub["n"].max())
-    return alt.layer(bars, points).properties(
-        width=420,
-        height=14 * sub.height,
-        title=alt.Title(
-            f"{group}: every reported value",
-            subtitle=f"bars: Wilson 95% intervals for {n} problems",
-        ),
+    return (
+        alt.layer(intervals, points, hollow)
+        .properties(width=400, height=alt.Step(ROW_STEP))
+        .facet(row=rows, spacing=10)
+        .resolve_scale(y="independent")
+        .properties(title=title)
     )

@@ -250,6 +250,56 @@ def problem_flips(problems: pl.DataFrame, *, columns: int = 3) -> alt.FacetChart
     return _facet(chart, columns, "where")
 
 
+def flip_counts(counts: pl.DataFrame, *, columns: int = 3) -> alt.FacetChart:
+    """The problems on which two runs differ, counted by how much each moved (the difference in
+    its accuracy, in percentage points) and coloured by which run did better: for panels with
+    too many problems to draw one by one. One panel per benchmark (and comparison)."""
+    several = counts["comparison"].n_unique() > 1
+    data = _panels(
+        counts.with_columns(
+            where=pl.format("{}: {}", "benchmark", "comparison")
+            if several
+            else pl.col("benchmark"),
+            better=pl.when(pl.col("difference") > 0)
+            .then(pl.lit("method better"))
+            .otherwise(pl.lit("baseline better")),
+            moved=(pl.col("difference") * 100).round(1),
+        ),
+        "where",
+    )
+    colour = (
+        alt.Color("better:N")
+        .scale(domain=["method better", "baseline better"], range=RUN_COLOURS[1::-1])
+        .legend(title=None, orient="top")
+    )
+    x = (
+        alt.X("moved:O")
+        .title("Change in the problem's accuracy (percentage points)")
+        .sort("descending")
+        .axis(labelExpr="format(datum.value, '+.0f')", labelAngle=0)
+    )
+    y = alt.Y("problems:Q").title("Problems")
+    base = alt.Chart().encode(x=x, y=y)
+    bars = (
+        base.mark_bar()
+        .encode(
+            color=colour,
+            tooltip=[
+                tip("where:N", "Benchmark"),
+                tip("at:N", "Compared at"),
+                tip("moved:Q", "Change (pts)", "+.1f"),
+                tip("problems:Q", "Problems"),
+            ],
+        )
+        .properties(name="bars")
+    )
+    numbers = (
+        base.mark_text(dy=-6, color="#444444").encode(text="problems:Q").properties(name="counts")
+    )
+    chart = alt.layer(bars, numbers, data=data).properties(width=260, height=150)
+    return _facet(chart, columns, "where")
+
+
 def comparison(
     curves: pl.DataFrame,
     differences: pl.DataFrame,
@@ -259,16 +309,30 @@ def comparison(
     title: str,
     subtitle: str | list[str] = "",
     columns: int = 3,
+    counts: pl.DataFrame | None = None,
 ) -> alt.VConcatChart:
     """The whole comparison on one page: the runs' curves, the differences with their
-    intervals, and (where the runs share problems) the problems that flipped."""
+    intervals, and (where the runs share problems) the problems that flipped, one by one or,
+    given `counts` (`drawable.flip_counts`), counted by how much they moved."""
+    bands = sorted(set(curves["band"].drop_nulls())) if "band" in curves.columns else []
     parts = [
-        run_curves(curves, runs, columns=columns).properties(title="Accuracy of each run"),
+        run_curves(curves, runs, columns=columns).properties(
+            title=alt.Title(
+                "Accuracy of each run",
+                subtitle=f"shaded: {'; '.join(bands)}" if bands else "",
+            )
+        ),
         paired_differences(differences, columns=columns).properties(
             title="Difference from the baseline: paired 95% interval (bars), unpaired (light)"
         ),
     ]
-    if problems.height:
+    if counts is not None and counts.height:
+        parts.append(
+            flip_counts(counts, columns=columns).properties(
+                title="Problems that flipped at the last step compared, by how much they moved"
+            )
+        )
+    elif problems.height:
         parts.append(
             problem_flips(problems, columns=columns).properties(
                 title="Problems that flipped, at the last step compared"

@@ -37,6 +37,21 @@ def _stated(stated: pl.DataFrame, colour: alt.Color, xdom, ydom) -> alt.Chart:
     )
 
 
+def _stated_labels(stated: pl.DataFrame, colour: alt.Color, xdom, ydom) -> alt.Chart:
+    """Each stated range named where it is drawn (a PNG read alone must say what it is)."""
+    named = stated.with_columns(note=pl.format("{} range, as described", "method"))
+    base = alt.Chart(named).encode(
+        x=alt.X("step:Q").scale(domain=xdom),
+        y=alt.Y("range high:Q").scale(domain=ydom),
+        text="note:N",
+    )
+    where = {"align": "left", "baseline": "bottom", "dx": 3, "dy": -3, "fontSize": 10}
+    # a white halo under the text: the curves cross the box the label names
+    halo = base.mark_text(**where, stroke="white", strokeWidth=3, strokeJoin="round")
+    text = base.mark_text(**where).encode(color=colour)
+    return alt.layer(halo, text).properties(name="stated_range_labels")
+
+
 def _intervals(base: alt.Chart, colour: alt.Color, fig: dict, ydom) -> alt.Chart:
     """95% intervals; the two methods share steps, so their bars are nudged apart."""
     return (
@@ -96,7 +111,12 @@ def grpo_vs_mel(curves: MethodCurves, *, smoothed: pl.DataFrame | None = None) -
         .scale(domain=METHODS, range=[METHOD_SHAPES[m] for m in METHODS])
         .legend(title=None, orient="bottom-right", symbolOpacity=1)
     )
-    x = alt.X("step:Q").title(fig["x_title"]).scale(domain=fig["x_domain"], nice=False)
+    x = (
+        alt.X("step:Q")
+        .title(fig["x_title"])
+        .scale(domain=fig["x_domain"], nice=False)
+        .axis(values=list(range(fig["x_domain"][0], fig["x_domain"][1] + 1, 20)))  # as described
+    )
     y = alt.Y("score:Q").title(fig["y_title"]).scale(domain=ydom, nice=False, zero=False)
     base = alt.Chart(points)
     lines = base.mark_line(strokeWidth=2).encode(x=x, y=y, color=colour).properties(name="lines")
@@ -136,6 +156,7 @@ def grpo_vs_mel(curves: MethodCurves, *, smoothed: pl.DataFrame | None = None) -
         added.append(
             ("smoothed curves", "dashed: bias-corrected exponential moving average of each curve")
         )
-    return alt.layer(*layers, lines, marks, peaks).properties(
-        title=heading(fig, added), width=520, height=320
+    labels = _stated_labels(curves.stated, colour, fig["x_domain"], ydom)
+    return alt.layer(*layers, lines, marks, peaks, labels).properties(
+        title=heading(fig, added, centred=True), width=520, height=320
     )

@@ -1,4 +1,5 @@
-"""Your own run: accuracy by group (difficulty level, file) and accuracy against model size."""
+"""Your own run: its curves over steps (accuracy above length, per benchmark), accuracy by group
+(difficulty level, file) and accuracy against model size."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import altair as alt
 import polars as pl
 
 from helpers.charts._common import tip, with_interval
+from helpers.charts.training_dynamics import CURVE_COLUMNS, PANEL_SPACING, panel_width
 from helpers.render.theme import COLOURS
 
 
@@ -110,3 +112,98 @@ def accuracy_vs_size(
             )
         )
     )
+
+
+def run_grid(
+    curves: pl.DataFrame,
+    *,
+    title: str,
+    subtitle: str | list[str] = "",
+    columns: int = 4,
+    order: Sequence[str] | None = None,
+    x_title: str = "Step",
+    y_title: str = "Accuracy",
+    points: bool = True,
+) -> alt.ConcatChart:
+    """A run's curves as aligned small multiples: per benchmark, accuracy above (its 95% band
+    where the curves carry one) and mean response length below, on one x axis; benchmarks
+    wrap into `columns`. Axis titles once: y on the first column, x on the lowest panels.
+
+    `curves` is tidy (`training_dynamics.CURVE_COLUMNS`: metric "accuracy" or "token length").
+    Accuracy is stored as a fraction and shown in percent (`y_title` "Accuracy"); another
+    score (a training reward) is shown as logged. Only layers with rows are drawn.
+    """
+    missing = set(CURVE_COLUMNS) - set(curves.columns)
+    if missing:
+        raise ValueError(f"curves lacks columns {sorted(missing)}")
+    names = list(order) if order is not None else curves["benchmark"].unique(maintain_order=True)
+    names = [n for n in names if n in set(curves["benchmark"])]
+    # panels picked by number, never by name: a name from someone's log (a quote, a line
+    # separator) must not end up inside a Vega expression
+    data = curves.select(pl.col(c).cast(t) for c, t in CURVE_COLUMNS.items()).with_columns(
+        panel=pl.col("benchmark").replace_strict(names, list(range(len(names))), default=-1)
+    )
+    steps = data["iteration"].drop_nulls()
+    x = alt.X("iteration:Q").scale(
+        domain=[float(steps.min()), float(steps.max())] if steps.len() else None, nice=False
+    )
+    percent = y_title == "Accuracy"
+    acc_format = ".0%" if percent else "~g"
+    has_length = bool((data["metric"] == "token length").any())
+    width = panel_width(columns)
+    blue, orange = COLOURS["accuracy"], COLOURS["token length"]
+    marker = alt.OverlayMarkDef(filled=True, size=24, color=blue) if points else False
+    length_marker = alt.OverlayMarkDef(filled=True, size=24, color=orange)
+    tips = [tip("benchmark:N", "Benchmark"), tip("iteration:Q", x_title)]
+    units = []
+    for i, name in enumerate(names):
+        rows = data.filter(pl.col("panel") == i)
+        first, lowest = i % columns == 0, i + columns >= len(names)
+        acc_rows = rows.filter(pl.col("metric") == "accuracy")
+        length_rows = rows.filter(pl.col("metric") == "token length")
+        shows_length = has_length and length_rows.height > 0
+        x_acc = x.title(x_title if lowest and not shows_length else None)
+        base = alt.Chart().transform_filter(alt.datum.panel == i).encode(x=x_acc)
+        y = (
+            alt.Y("value:Q")
+            .title(y_title if first else None)
+            .scale(zero=False)
+            .axis(format=acc_format, labelFlush=True)
+        )
+        layers = []
+        if acc_rows["lo"].is_not_null().any():
+            layers.append(
+                base.transform_filter(
+                    (alt.datum.metric == "accuracy") & alt.expr.isValid(alt.datum.lo)
+                )
+                .mark_area(opacity=0.22, color=blue)
+                .encode(y=alt.Y("lo:Q").title(y.to_dict().get("title")), y2="hi:Q")
+                .properties(name=f"band {i}")
+            )
+        layers.append(
+            base.transform_filter(alt.datum.metric == "accuracy")
+            .mark_line(point=marker, strokeWidth=1.6, color=blue)
+            .encode(y=y, tooltip=[*tips, *with_interval("value", ".3f", y_title)])
+            .properties(name=f"accuracy {i}")
+        )
+        accuracy = alt.layer(*layers).properties(title=name, width=width, height=110)
+        if not shows_length:
+            units.append(accuracy)
+            continue
+        length = (
+            alt.Chart()
+            .transform_filter((alt.datum.panel == i) & (alt.datum.metric == "token length"))
+            .mark_line(point=marker and length_marker, strokeWidth=1.6, color=orange)
+            .encode(
+                x=x.title(x_title if lowest else None),
+                y=alt.Y("value:Q")
+                .title("Mean tokens" if first else None)
+                .scale(zero=False)
+                .axis(format="~s", tickCount=3, labelFlush=True),
+                tooltip=[*tips, tip("value:Q", "Mean response length (tokens)", ",.0f")],
+            )
+            .properties(name=f"length {i}", width=width, height=65)
+        )
+        units.append(alt.vconcat(accuracy, length, spacing=6))
+    grid = alt.concat(*units, columns=columns, data=data, spacing=PANEL_SPACING)
+    return grid.properties(title=alt.Title(title, subtitle=subtitle))

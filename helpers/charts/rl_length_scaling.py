@@ -112,7 +112,11 @@ def rl_length_scaling_panel(
     layers.append(points)
     if published is not None:  # on top of the points they sit on, or they are hidden
         layers.append(_published(published.filter(pl.col("panel") == panel), x, y))
-    return alt.layer(*layers, *labels).properties(title=panel, width=PANEL_W, height=PANEL_H)
+    return alt.layer(*layers, *labels).properties(
+        title=alt.Title(panel, anchor="middle"),
+        width=PANEL_W,
+        height=PANEL_H,  # as described
+    )
 
 
 def rl_length_scaling(df: pl.DataFrame, **options) -> alt.HConcatChart:

@@ -64,6 +64,7 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
             tip("reading:N", "How it was read"),
             tip("colour:N", "Colour (as described)"),
             tip("marker:N", "Marker (as described)"),
+            tip("annotation:N", "Marked with (as described)"),
         ],
     )
     labels = text_layers(points, "model", xdom, ydom)
@@ -128,4 +129,4 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
         ),
     )
     added = [GAINS] if gains is not None else []
-    return alt.hconcat(legend, plot).properties(title=heading(fig, added))
+    return alt.hconcat(legend, plot).properties(title=heading(fig, added, centred=True))

@@ -3,9 +3,13 @@ descriptions and the papers' printed tables), with its protocol and its interval
 
 from __future__ import annotations
 
+import math
+from typing import NamedTuple
+
 import polars as pl
 
 from helpers import benchmark_sizes, data, stats
+from helpers.figures import grpo_vs_mel, training_dynamics
 
 # How each document's numbers were produced, as far as its description and paper say.
 PROTOCOLS = {
@@ -34,12 +38,21 @@ SOURCE_NAMES = {
     "published 004": "MEL Table 1, Pass@1 (paper)",
 }
 BENCHMARK_GROUPS = {"MATH500": "MATH500", "AIME2024": "AIME 2024", "AIME24": "AIME 2024"}
+# what shape a value gets: read off a figure by a description, or printed in a paper
+KINDS = {"description": "as described", "published": "as published"}
+# the training curves, whose values are one run's moments rather than results: only each curve's
+# end and peak are drawn
+CURVES = {
+    "001": "the end of the Kimi Fig 5 run",
+    "004": "the end and the peak of each MEL validation curve",
+}
 
 
 def across_papers() -> pl.DataFrame:
     """Every MATH500 and AIME 2024 value in the data package (descriptions and published), in
-    percent, with the benchmark size, a Wilson 95% interval, the protocol, and the resource and
-    key of the row it comes from."""
+    percent, with the paper it belongs to, the benchmark size, a Wilson 95% interval, the
+    protocol, and the resource and key of the row it comes from (and, for a description's
+    reading, its series, x position, statistic and status)."""
     lv = long_view().filter(
         pl.col("benchmark").is_in(list(BENCHMARK_GROUPS)),
         pl.col("metric").is_in(["accuracy", "validation score"]),
@@ -52,15 +65,19 @@ def across_papers() -> pl.DataFrame:
         label=pl.when(pl.col("document") == "004")
         .then(pl.format("{} at step {}", pl.col("series"), pl.col("x").cast(pl.Int64)))
         .when(pl.col("document") == "001")
-        .then(pl.format("Kimi RL run, {} of training", pl.col("statistic")))
+        .then(pl.format("small internal model, {} of RL (Fig 5)", pl.col("statistic")))
         .when((pl.col("document") == "003") & (pl.col("panel") == "training samples"))
-        .then(pl.format("{} at {} training samples", pl.col("series"), pl.col("x").cast(pl.Int64)))
+        .then(pl.format("{} at {}k samples", pl.col("series"), (pl.col("x") / 1000).cast(pl.Int64)))
         .when(pl.col("document") == "003")
         .then(pl.format("{} (PRM size panel)", pl.col("series")))
         .otherwise(pl.col("series")),
         value=pl.when(pl.col("unit") == "fraction")
         .then(pl.col("value") * 100)
         .otherwise(pl.col("value")),
+        series=pl.col("series"),
+        x=pl.col("x"),
+        statistic=pl.col("statistic"),
+        status=pl.col("status"),
     )
     resources = {
         "000": "rl_length_scaling",
@@ -81,21 +98,143 @@ def across_papers() -> pl.DataFrame:
         group=pl.col("benchmark").replace_strict(BENCHMARK_GROUPS),
         document=pl.format("published {}", pl.col("document")),
         origin=pl.lit("published"),
-        # the table or section only: the legend names the paper, the tooltip the whole source
-        label=pl.format(
-            "{} ({}, paper)", pl.col("model"), pl.col("source").str.replace(r" \(.*$", "")
-        ),
+        # the table or section only: the chart names the paper, the tooltip the whole source
+        label=pl.format("{} ({})", pl.col("model"), pl.col("source").str.replace(r" \(.*$", "")),
         value=pl.col("value"),
+        series=pl.col("model"),
+        x=pl.lit(None, pl.Float64),
+        statistic=pl.lit("value"),
+        status=pl.lit("printed"),
         source=pl.format("published_values row: {} / {}", pl.col("source"), pl.col("model")),
     )
     rows = pl.concat([described, published])
     sizes = {group: benchmark_sizes.size(group) for group in set(BENCHMARK_GROUPS.values())}
+    # each document's paper, as published_values names it ("Kimi k1.5, arXiv ..." -> "Kimi k1.5")
+    named = data.load("published_values").select("document", "paper").unique()
+    papers = {d: p.split(",")[0] for d, p in named.iter_rows()}
     rows = rows.with_columns(
+        paper=pl.col("document").str.strip_prefix("published ").replace_strict(papers),
         n=pl.col("group").replace_strict(sizes, return_dtype=pl.Int64),
         protocol=pl.col("document").replace_strict(PROTOCOLS),
         source_name=pl.col("document").replace_strict(SOURCE_NAMES),
     )
     return stats.with_intervals(rows, "value", "n").sort("group", "value", descending=[False, True])
+
+
+class ByPaper(NamedTuple):
+    """One benchmark's values as notebook 006 draws them: `rows` (grouped by paper, sorted within
+    it; `kind` as described or as published, `hollow` where the value is extrapolated or off the
+    paper's axis, `note` what the value is), the `papers` in drawing order, an x `domain` that
+    fits the values and their intervals, the benchmark's size `n`, and the `notes` the chart
+    prints (which curves are cut to end and peak, why each hollow value is hollow)."""
+
+    group: str
+    rows: pl.DataFrame
+    papers: list[str]
+    domain: list[float]
+    n: int
+    notes: list[str]
+
+
+def by_paper(rows: pl.DataFrame, group: str) -> ByPaper:
+    """One benchmark's rows of `across_papers()` for the chart: training curves cut to their end
+    and peak, each value marked hollow where it is extrapolated (003's 59k point) or where
+    notebook 001 found its panel read beyond the paper's axis, rows grouped by paper (in the
+    documents' order) and sorted by value within a paper, and an axis fitting them."""
+    sub = ends_and_peaks(rows.filter(pl.col("group") == group))
+    off = off_axis().filter(pl.col("group") == group)
+    beyond = off.height == 1 and bool(off["beyond_axis"].item())
+    why_off = (
+        "read {:.0%} to {:.0%} on a paper axis labelled {:.0%} to {:.0%} (notebook 001)".format(
+            *off.select("low", "high", "tick_min", "tick_max").row(0)
+        )
+        if beyond
+        else ""
+    )
+    extrapolated = pl.col("status") == "extrapolated"
+    off_paper_axis = (pl.col("document") == "001") & pl.lit(beyond)
+    papers = list(
+        dict.fromkeys(sub.sort(pl.col("document").str.strip_prefix("published "))["paper"])
+    )
+    sub = sub.with_columns(
+        kind=pl.col("origin").replace_strict(KINDS),
+        hollow=extrapolated | off_paper_axis,
+        note=pl.when(extrapolated)
+        .then(pl.lit("extrapolated by the description, not read off the figure"))
+        .when(off_paper_axis)
+        .then(pl.lit(why_off))
+        .when(pl.col("origin") == "published")
+        .then(pl.lit("as printed in the paper"))
+        .otherwise(pl.lit("as read off the figure by the description")),
+    ).sort(
+        pl.col("paper").replace_strict(papers, range(len(papers))),
+        pl.col("value"),
+        pl.col("label"),
+        descending=[False, True, False],
+    )
+    assert sub["label"].is_unique().all(), f"labels repeat: {sub['label'].value_counts()}"
+    lo = 5 * math.floor(sub["lo"].min() / 5)
+    hi = 5 * math.ceil(sub["hi"].max() / 5)
+    curves = [CURVES[d] for d in CURVES if d in set(sub["document"])]
+    notes = [f"From training curves only {'; '.join(curves)}."] if curves else []
+    notes += [
+        f"Hollow: {label}, {note}."
+        for label, note in sub.filter("hollow").select("label", "note").iter_rows()
+    ]
+    return ByPaper(group, sub, papers, [max(lo, 0), min(hi, 100)], int(sub["n"].max()), notes)
+
+
+def ends_and_peaks(rows: pl.DataFrame) -> pl.DataFrame:
+    """`across_papers()` rows with the training curves cut to their end and peak: 001's run to
+    its end (the description gives only its start and end), 004's validation curves to their
+    last step and their peak (`grpo_vs_mel.method_curves`), relabelled to say which; every
+    other row is kept."""
+    peaks = grpo_vs_mel.method_curves(data.load("grpo_vs_mel")).peaks.select(
+        series="method", x=pl.col("step").cast(pl.Float64), peak=pl.lit(True)
+    )
+    curve = pl.col("document") == "004"
+    marked = rows.join(peaks, on=["series", "x"], how="left", maintain_order="left").with_columns(
+        end=curve & (pl.col("x") == pl.col("x").max().over("document", "series")),
+        peak=pl.col("peak").fill_null(False),
+    )
+    moment = (
+        pl.when(pl.col("end") & pl.col("peak"))
+        .then(pl.lit("end and peak"))
+        .when(pl.col("end"))
+        .then(pl.lit("end"))
+        .otherwise(pl.lit("peak"))
+    )
+    return (
+        marked.filter(
+            ~curve | pl.col("end") | pl.col("peak"),
+            (pl.col("document") != "001") | (pl.col("statistic") == "end"),
+        )
+        .with_columns(
+            label=pl.when(curve)
+            .then(
+                pl.format(
+                    "{} curve, {} (step {})", pl.col("series"), moment, pl.col("x").cast(pl.Int64)
+                )
+            )
+            .otherwise(pl.col("label"))
+        )
+        .drop("end", "peak")
+    )
+
+
+def off_axis() -> pl.DataFrame:
+    """Notebook 001's check of its readings against the paper's Figure 5 axes
+    (`training_dynamics.against_published_axes`), for the panels drawn here: group, low, high,
+    tick_min, tick_max, beyond_axis. MATH500 and AIME2024 carry the same names in the paper."""
+    axes = training_dynamics.against_published_axes(data.load("training_dynamics"), {})
+    return axes.filter(pl.col("benchmark").is_in(list(BENCHMARK_GROUPS))).select(
+        pl.col("benchmark").replace_strict(BENCHMARK_GROUPS).alias("group"),
+        "low",
+        "high",
+        "tick_min",
+        "tick_max",
+        "beyond_axis",
+    )
 
 
 def same_model_across_documents(names: dict[str, list[str]]) -> pl.DataFrame:

@@ -51,6 +51,26 @@ COLOURS = {
     "simulated": DESCRIBED["purple"],
 }
 
+# Okabe and Ito's colour-blind-safe categorical palette (Color Universal Design, 2008), for
+# charts whose colours name things no description coloured.
+OKABE_ITO = {
+    "orange": "#e69f00",
+    "sky blue": "#56b4e9",
+    "bluish green": "#009e73",
+    "yellow": "#f0e442",
+    "blue": "#0072b2",
+    "vermillion": "#d55e00",
+    "reddish purple": "#cc79a7",
+}
+# One colour per paper where values of several papers share a chart (006). Kimi k1.5 keeps an
+# orange, as in 000; the three stay apart for deuteranopes and protanopes (no orange against
+# green, no red against dark red).
+PAPER_COLOURS = {
+    "Kimi k1.5": OKABE_ITO["orange"],
+    "ReasonFlux-PRM": OKABE_ITO["blue"],
+    "MEL": OKABE_ITO["reddish purple"],
+}
+
 # Runs in a comparison, in the order named: the baseline blue and the first method red, as GRPO
 # and MEL in figure 004, then the rest of the palette.
 RUN_COLOURS = [DESCRIBED[c] for c in ("blue", "red", "orange", "green", "purple", "cyan", "olive")]

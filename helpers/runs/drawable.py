@@ -21,6 +21,7 @@ MAX_PANELS = 24  # six rows of four: past that a grid is not read panel by panel
 MAX_GROUPS = 40  # categories along one axis
 POINTS_PER_SERIES = 200  # a 190-260 px panel shows no more
 MARKED_POINTS = 60  # past this many values a line's point marks merge into a band
+MAX_FLIPS_DRAWN = 40  # flipped problems in a panel past which they are counted, not drawn
 
 
 def ordinal(n: int) -> str:
@@ -131,6 +132,8 @@ class DrawnComparison:
     differences: pl.DataFrame
     problems: pl.DataFrame
     notes: list[str]
+    # flipped problems counted by how much they moved, where a panel has too many to draw
+    counts: pl.DataFrame | None = None
 
 
 TEXT_SHOWN = {"question": 240, "reference": 80, "answer_a": 80, "answer_b": 80}  # characters
@@ -159,14 +162,35 @@ def comparison(c) -> DrawnComparison:
     curves = thin(c.curves.filter(keep), "step", ("run", "seed", "benchmark", "kind"))
     differences = thin(shown.frame, "step", ("comparison", "benchmark"))
     problems = _shortened(c.problems)
-    flips = Fitted(problems)
+    flips, counts = Fitted(problems), None
     if problems.height:
-        flips = thin(
-            problems.filter(keep),
-            "rank",
-            ("comparison", "benchmark"),
-            what="problems that flipped",
-            per="panel",
-        )
+        problems = problems.filter(keep)
+        most = problems.group_by("comparison", "benchmark").len()["len"].max() or 0
+        if most > MAX_FLIPS_DRAWN:
+            counts = flip_counts(problems)
+            flips = Fitted(
+                problems.clear(),
+                notes=[
+                    f"up to {most} problems flipped in a panel: counted by how much each moved "
+                    "(compare's HTML and --problems-out list them)"
+                ],
+            )
+        else:
+            flips = thin(
+                problems, "rank", ("comparison", "benchmark"), what="problems that flipped",
+                per="panel",
+            )  # fmt: skip
     notes = shown.notes + curves.notes + [n for n in differences.notes if n not in curves.notes]
-    return DrawnComparison(curves.frame, differences.frame, flips.frame, notes + flips.notes)
+    return DrawnComparison(
+        curves.frame, differences.frame, flips.frame, notes + flips.notes, counts
+    )
+
+
+def flip_counts(problems: pl.DataFrame) -> pl.DataFrame:
+    """How many problems moved by each amount (a difference in a problem's accuracy), per
+    comparison and benchmark, with which run did better."""
+    return (
+        problems.group_by("comparison", "benchmark", "at", "difference")
+        .agg(problems=pl.len())
+        .sort("comparison", "benchmark", "difference", descending=[False, False, True])
+    )
