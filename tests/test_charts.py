@@ -475,22 +475,26 @@ def test_across_papers_spec():
     against published, hollow for 001's off-axis AIME end, an axis that fits the values."""
     view = across_papers.by_paper(across_papers.across_papers(), "AIME 2024")
     spec = _roundtrip(charts.across_papers(view))
-    assert spec["facet"]["row"]["field"] == "paper"
-    assert spec["facet"]["row"]["sort"] == ["Kimi k1.5", "ReasonFlux-PRM", "MEL"]
-    assert spec["resolve"]["scale"]["y"] == "independent"
-    layers = _named(spec["spec"])
+    panels = spec["vconcat"]  # a panel per paper, in this order, each with its own rows
+    assert [_text(p["title"]) for p in panels] == ["Kimi k1.5", "ReasonFlux-PRM", "MEL"]
+    for panel in panels:
+        rows = _data(spec, panel)
+        assert {r["paper"] for r in rows} == {_text(panel["title"])}
+    layers = _named(panels[0])
     assert list(layers) == ["intervals", "points", "hollow"]
     points = layers["points"]
     colour = points["encoding"]["color"]["scale"]
     assert colour["range"] == [theme.PAPER_COLOURS[p] for p in colour["domain"]]
+    assert layers["intervals"]["encoding"]["color"]["scale"] == colour
     assert set(colour["range"]) <= set(theme.OKABE_ITO.values())
     shape = points["encoding"]["shape"]["scale"]
     assert shape == {"domain": ["as described", "as published"], "range": ["circle", "diamond"]}
     assert points["encoding"]["x"]["scale"]["domain"] == [0, 90]
-    data = _data(spec, points, spec)
+    data = [r for panel in panels for r in _data(spec, panel)]
     assert len(data) == len({r["label"] for r in data}) == 39
     assert [r["label"] for r in data if r["hollow"]] == ["small internal model, end of RL (Fig 5)"]
     assert layers["hollow"]["transform"] == [{"filter": "datum.hollow"}]
+    assert layers["hollow"]["mark"]["fill"] == "white"
     assert spec["title"]["subtitle"][-1].startswith("Hollow: small internal model, end of RL")
     assert {t["field"] for t in points["encoding"]["tooltip"]} >= {"protocol", "source", "note"}
     rule = layers["intervals"]["encoding"]
@@ -639,10 +643,10 @@ def _(spec):
     lambda: charts.across_papers(across_papers.by_paper(across_papers.across_papers(), "MATH500"))
 )
 def _(spec):
-    points = _named(spec["spec"])["points"]
+    points = _named(spec["vconcat"][0])["points"]
     assert points["encoding"]["color"]["legend"]["title"] == "paper"
     assert points["encoding"]["x"]["scale"]["domain"] == [60, 100]
-    labels = [r["label"] for r in _data(spec, points, spec)]
+    labels = [r["label"] for panel in spec["vconcat"] for r in _data(spec, panel)]
     assert len(labels) == len(set(labels)) == 45  # 001's start left out: a curve gives its end
 
 

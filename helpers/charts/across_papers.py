@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import altair as alt
+import polars as pl
 
 from helpers.charts._common import tip, with_interval
 from helpers.figures.across_papers import KINDS, ByPaper
@@ -12,7 +13,7 @@ LEGEND = {"orient": "bottom", "direction": "horizontal", "titleOrient": "left"}
 ROW_STEP = 15  # pixels per value
 
 
-def across_papers(view: ByPaper) -> alt.FacetChart:
+def across_papers(view: ByPaper) -> alt.VConcatChart:
     """One benchmark's values, one panel per paper (rows sorted within it): colour names the
     paper, shape whether a description read the value off a figure or the paper printed it,
     hollow marks values that are extrapolated or off the paper's axis; lines are Wilson 95%
@@ -24,7 +25,9 @@ def across_papers(view: ByPaper) -> alt.FacetChart:
         .scale(domain=view.domain, nice=False, zero=False)
     )
     palette = alt.Scale(domain=view.papers, range=[PAPER_COLOURS[p] for p in view.papers])
-    colour = alt.Color("paper:N").scale(palette).legend(title="paper", symbolOpacity=1, **LEGEND)
+    # colour, fill and stroke share one scale, so one legend, said the same way on each
+    paper = {"title": "paper", "symbolOpacity": 1, **LEGEND}
+    colour = alt.Color("paper:N").scale(palette).legend(**paper)
     kinds = list(KINDS.values())
     shape = (
         alt.Shape("kind:N")
@@ -41,7 +44,8 @@ def across_papers(view: ByPaper) -> alt.FacetChart:
         tip("source:N", "Data-package row"),
     ]
     drawn = ["paper", "label", "kind", "hollow", "value", "lo", "hi"]
-    base = alt.Chart(view.rows.select(*drawn, "source_name", "note", "protocol", "source"))
+    rows_drawn = view.rows.select(*drawn, "source_name", "note", "protocol", "source")
+    base = alt.Chart()  # the data once, on the layer: one source for every layer's fields
     intervals = (
         base.mark_rule(strokeWidth=2, opacity=0.4)
         .encode(y=y, x=alt.X("lo:Q").scale(domain=view.domain), x2="hi:Q", color=colour)
@@ -52,24 +56,19 @@ def across_papers(view: ByPaper) -> alt.FacetChart:
         .encode(y=y, x=x, color=colour, shape=shape, tooltip=tooltip)
         .properties(name="points")
     )
-    # drawn over their filled point: white inside, the paper's colour around (the subtitle says why)
+    # drawn over their filled point: white inside, the paper's colour around (the subtitle
+    # says which and why); the stroke shares the colour's scale and so its legend
     hollow = (
         base.transform_filter("datum.hollow")
         .mark_point(filled=True, fill="white", size=70, strokeWidth=1.5, opacity=1)
         .encode(
             y=y,
             x=x,
-            stroke=alt.Stroke("paper:N").scale(palette).legend(None),
+            stroke=alt.Stroke("paper:N").scale(palette).legend(**paper),
             shape=shape,
             tooltip=tooltip,
         )
         .properties(name="hollow")
-    )
-    rows = (
-        alt.Row("paper:N")
-        .sort(view.papers)
-        .title(None)
-        .header(labelAngle=0, labelOrient="top", labelAnchor="start", labelFontWeight="bold")
     )
     title = alt.Title(
         f"{view.group}, paper by paper: compare values within a paper, not across",
@@ -80,10 +79,16 @@ def across_papers(view: ByPaper) -> alt.FacetChart:
             *view.notes,
         ],
     )
-    return (
-        alt.layer(intervals, points, hollow)
-        .properties(width=400, height=alt.Step(ROW_STEP))
-        .facet(row=rows, spacing=10)
-        .resolve_scale(y="independent")
-        .properties(title=title)
-    )
+    # a panel per paper, each with its own rows (a facet with a y scale per panel would fork
+    # the data per layer, which Vega-Lite warns about); one x scale for all
+    panels = [
+        alt.layer(
+            intervals, points, hollow, data=rows_drawn.filter(pl.col("paper") == p)
+        ).properties(
+            title=alt.Title(p, anchor="start", fontSize=12),
+            width=400,
+            height=alt.Step(ROW_STEP),
+        )
+        for p in view.papers
+    ]
+    return alt.vconcat(*panels, spacing=10).properties(title=title)
