@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 import subprocess
 import sys
@@ -14,7 +15,6 @@ from helpers.cli import main
 from helpers.paths import ROOT
 
 from .conftest import EXAMPLE, OBS, SKY, SKY14, TRAIN, VAL
-from .test_charts import panel_order
 
 
 def test_wandb_export_to_html_offline(tmp_path, capsys):
@@ -24,7 +24,8 @@ def test_wandb_export_to_html_offline(tmp_path, capsys):
     assert not re.search(r"<script[^>]+src=", html)  # scripts inlined, nothing loaded
     block = re.search(r'<script type="application/json" id="vega-spec">(.*?)</script>', html, re.S)
     spec = json.loads(block.group(1))
-    assert len(panel_order(spec)) == 15
+    panels = [(u["vconcat"][0] if "vconcat" in u else u)["title"] for u in spec["concat"]]
+    assert len(panels) == len(set(panels)) == 15  # one per validation benchmark
     assert "wrote" in capsys.readouterr().out
 
 
@@ -166,3 +167,112 @@ def test_power_reads_agreement_and_accuracy_from_two_real_runs(tmp_path, capsys)
     assert row["minimum_detectable_difference"] < row["difference"] == pytest.approx(0.28)
     assert row["problems_needed"] == stats.problems_needed(0.28, 0.404) == 38
     assert "the observed difference needs about 38 problems" in capsys.readouterr().out
+
+
+def _partial_credit_table(path, problems=20, samples=3, steps=(0, 50)):
+    """A tidy per-sample table with a `reward` of 0, 0.5 or 1 per answer, over two steps."""
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    rows = [
+        (step, "math", f"p{i:02d}", j, bool(r == 1), 200 + step, float(r))
+        for step in steps
+        for i in range(problems)
+        for j, r in enumerate(rng.choice([0.0, 0.5, 1.0], samples))
+    ]
+    columns = ["step", "benchmark", "problem_id", "sample_id", "correct", "response_tokens"]
+    frame = pl.DataFrame(rows, schema=[*columns, "reward"], orient="row")
+    frame.write_parquet(path)
+    return frame
+
+
+def test_plot_shows_mean_reward_with_its_bootstrap_band(tmp_path, capsys):
+    """Rewards that are not 0/1 are charted as mean reward by step (never called accuracy),
+    the band the problem bootstrap's: the table's bounds are `stats.bootstrap_interval` of
+    each step's per-problem means."""
+    from helpers import stats
+    from helpers.runs.choose import chart_for
+
+    path = tmp_path / "r.parquet"
+    frame = _partial_credit_table(path)
+    out = tmp_path / "r.csv"
+    assert main(["plot", str(path), "-o", str(out)]) == 0
+    table = pl.read_csv(out)
+    assert "accuracy" not in table.columns and table["step"].to_list() == [0, 50]
+    for row in table.iter_rows(named=True):
+        means = (
+            frame.filter(step=row["step"])
+            .group_by("problem_id")
+            .agg(pl.col("reward").mean())
+            .sort("problem_id")["reward"]
+            .to_numpy()
+        )
+        assert row["mean_reward"] == pytest.approx(means.mean())
+        lo, hi = stats.bootstrap_interval(means)
+        assert (row["lo"], row["hi"]) == pytest.approx((lo, hi), abs=1e-11)
+    chart, _ = chart_for([path])
+    spec = json.dumps(chart.to_dict())
+    assert "Mean reward" in spec and "bootstrap" in spec and "Accuracy" not in spec
+
+
+def test_power_with_seeds_and_from_runs_with_several_samples(tmp_path, capsys):
+    """--seeds with --seed-sd adds training randomness (MATH500 at 50%, 3 seeds of sd 2
+    points: 10.0 points instead of 8.9); two runs with several samples per problem get the
+    paired t test over their per-problem differences, and with two seeds each the seeds'
+    spread read from them."""
+    import numpy as np
+
+    from helpers import stats
+
+    out = tmp_path / "p.csv"
+    args = ["power", "--problems", "500", "--accuracy", "0.5", "--seeds", "3", "--seed-sd", "0.02"]
+    assert main([*args, "-o", str(out)]) == 0
+    assert "3 seeds per run (seed sd 2.0 points): 500 problems at 50% detect 10.0" in (
+        capsys.readouterr().out
+    )
+    row = pl.read_csv(out).row(0, named=True)
+    assert (row["seeds"], row["seed_sd"]) == (3, 0.02)
+    assert row["minimum_detectable_difference"] == pytest.approx(
+        stats.seeded_detectable_difference(500, 0.5, 3, 0.02)
+    )
+    assert main(["power", "--problems", "500", "--accuracy", "0.5", "--seeds", "3"]) == 2
+    capsys.readouterr()
+    frames = {}
+    for name, seed, shift in (("a1", 1, 0.0), ("a2", 2, 0.02), ("b1", 3, 0.1), ("b2", 4, 0.12)):
+        rng = np.random.default_rng(seed)
+        rows = [
+            (0, "math", f"p{i:02d}", j, bool(rng.uniform() < 0.2 + 0.02 * i + shift), 10)
+            for i in range(30)
+            for j in range(4)
+        ]
+        columns = ["step", "benchmark", "problem_id", "sample_id", "correct", "response_tokens"]
+        frames[name] = pl.DataFrame(rows, schema=columns, orient="row")
+        frames[name].write_parquet(tmp_path / f"{name}.parquet")
+    assert main(["power", f"a={tmp_path / 'a1.parquet'}", f"b={tmp_path / 'b1.parquet'}",
+                 "-o", str(out)]) == 0  # fmt: skip
+    row = pl.read_csv(out).row(0, named=True)
+    share = [
+        frames[n].group_by("problem_id").agg(pl.col("correct").mean()).sort("problem_id")
+        for n in ("a1", "b1")
+    ]
+    sd = float(np.std(share[1]["correct"].to_numpy() - share[0]["correct"].to_numpy(), ddof=1))
+    assert row["design"] == "paired t" and row["difference_sd"] == pytest.approx(sd)
+    assert row["minimum_detectable_difference"] == pytest.approx(
+        stats.paired_t_detectable_difference(30, sd), abs=1e-9
+    )
+    assert row["problems_needed"] == stats.paired_t_problems_needed(row["difference"], sd)
+    assert "(paired t test)" in capsys.readouterr().out
+    seeds = [f"a={tmp_path / n}.parquet" for n in ("a1", "a2")]
+    seeds += [f"b={tmp_path / n}.parquet" for n in ("b1", "b2")]
+    assert main(["power", *seeds, "-o", str(out)]) == 0
+    row = pl.read_csv(out).row(0, named=True)
+    accuracy = {n: float(f["correct"].mean()) for n, f in frames.items()}
+    pooled = (np.var([accuracy["a1"], accuracy["a2"]], ddof=1) + np.var(
+        [accuracy["b1"], accuracy["b2"]], ddof=1)) / 2  # fmt: skip
+    assert row["seeds"] == 2 and row["seed_sd"] == pytest.approx(math.sqrt(pooled))
+    assert row["minimum_detectable_difference"] == pytest.approx(
+        stats.paired_t_detectable_difference(
+            30, row["difference_sd"], seeds=2, seed_sd=row["seed_sd"]
+        ),
+        abs=1e-9,
+    )

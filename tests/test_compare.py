@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from html import escape
 
 import numpy as np
 import polars as pl
@@ -316,7 +318,8 @@ def test_holm_and_benjamini_hochberg_by_hand():
 def test_flipped_problems_carry_their_text_and_answers(tmp_path):
     """Two real SkyThought MATH500 runs: --problems-out writes each of the 202 flipped problems
     with its whole question, the reference answer and each run's first answer, as the files
-    hold them; the HTML's tooltips carry them cut to a line, with markup escaped."""
+    hold them; the HTML lists them under the chart, markup escaped, while the chart counts them
+    (202 are too many to draw one by one)."""
 
     def records(path):
         return {str(r["idx"]): r for r in map(json.loads, path.open())}
@@ -334,8 +337,12 @@ def test_flipped_problems_carry_their_text_and_answers(tmp_path):
         assert a["score"][0] != b["score"][0]
     text = html.read_text()
     long = next(r for r in table.iter_rows(named=True) if len(r["question"]) > 240)
-    shown = " ".join(long["question"][:239].split())
-    assert json.dumps(shown)[1:-1].replace("<", "\\u003c")[:60] in text  # as export escapes
+    assert escape(long["question"]) in text  # whole, in the list under the chart
+    spec = json.loads(
+        re.search(r'<script type="application/json" id="vega-spec">(.*?)</script>', text, re.S)[1]
+    )
+    counted = [r for rows in spec["datasets"].values() for r in rows if "better" in r]
+    assert sum(r["problems"] for r in counted) == 202
 
 
 def test_seed_spread_and_problem_spread_are_reported_apart(tmp_path, capsys):
@@ -366,3 +373,102 @@ def test_seed_spread_and_problem_spread_are_reported_apart(tmp_path, capsys):
         ((row["hi"] - row["lo"]) / (2 * stats.Z95)) ** 2
     )
     assert "spread from seeds (2 and 2)" in printed and "problem sampling dominates" in printed
+
+
+# ---- rewards that are not 0/1: the problem bootstrap (issue 25, item 4) -------------------------
+
+
+def _rewards(tmp_path, name, gain=0.0, seed=0, problems=30, samples=4, steps=(0,), binary=False):
+    """A tidy per-sample table with a `reward` column: on each of `problems` problems of random
+    difficulty, `samples` answers scored 0, 0.5 or 1 (only 0 or 1 with `binary`); the method
+    earns `gain` more per answer on average."""
+    rng = np.random.default_rng(seed)
+    hard = np.random.default_rng(99).uniform(0.1, 0.8, problems)  # the same problems in each run
+    rows = []
+    for step in steps:
+        for i in range(problems):
+            for j in range(samples):
+                x = rng.uniform()
+                full = x < hard[i] + gain
+                half = not binary and not full and x < hard[i] + gain + 0.3
+                reward = 1.0 if full else 0.5 if half else 0.0
+                rows.append((step, "math", f"p{i:02d}", j, full, 100 + i, reward))
+    path = tmp_path / f"{name}.parquet"
+    schema = ["step", "benchmark", "problem_id", "sample_id", "correct", "response_tokens"]
+    pl.DataFrame(rows, schema=[*schema, "reward"], orient="row").write_parquet(path)
+    return path, pl.DataFrame(rows, schema=[*schema, "reward"], orient="row")
+
+
+def test_partial_credit_is_compared_by_mean_reward_with_the_bootstrap(tmp_path, capsys):
+    """Two runs of partial credit (0, 0.5, 1) on the same 30 problems, 4 answers each: the CSV
+    says `mean reward`, the difference is that of the mean rewards over problems, the interval
+    and p are `stats.paired_bootstrap` of the per-problem means (in problem order), never
+    disagreeing, and a second run of the command writes the same bytes."""
+    base, a = _rewards(tmp_path, "base", seed=1)
+    new, b = _rewards(tmp_path, "new", gain=0.12, seed=2)
+    out = tmp_path / "d.csv"
+    assert main(["compare", f"base={base}", f"new={new}", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    first = out.read_bytes()
+    row = pl.read_csv(out).row(0, named=True)
+    assert row["unit"] == "mean reward" and "bootstrap, 10,000 resamples" in row["interval"]
+    per_problem = [
+        f.group_by("problem_id").agg(pl.col("reward").mean()).sort("problem_id")["reward"]
+        for f in (a, b)
+    ]
+    expected = stats.paired_bootstrap(per_problem[0].to_numpy(), per_problem[1].to_numpy())
+    assert row["difference"] == pytest.approx(expected.difference, abs=1e-12)
+    assert (row["lo"], row["hi"]) == pytest.approx((expected.lo, expected.hi), abs=1e-11)
+    assert row["p_value"] == pytest.approx(expected.p_value, abs=1e-12)
+    assert row["lo"] > 0 and row["p_value"] < 0.05 and row["separable"]
+    assert row["accuracy_a"] == pytest.approx(float(per_problem[0].mean()))
+    assert "mean reward, 95% [" in printed and "not accuracy" in printed
+    assert main(["compare", f"base={base}", f"new={new}", "-o", str(out)]) == 0
+    assert out.read_bytes() == first
+
+
+def test_rewards_of_0_and_1_stay_on_the_accuracy_path(tmp_path):
+    """A `reward` column holding only 0 and 1 changes nothing: the CSV is byte for byte that of
+    the same table without it (Tango's interval, McNemar's test, unit `fraction`)."""
+    base, a = _rewards(tmp_path, "base", seed=1, samples=1, binary=True)
+    new, b = _rewards(tmp_path, "new", gain=0.2, seed=2, samples=1, binary=True)
+    plain = [tmp_path / "plain_base.parquet", tmp_path / "plain_new.parquet"]
+    a.drop("reward").write_parquet(plain[0])
+    b.drop("reward").write_parquet(plain[1])
+    outs = [tmp_path / "with.csv", tmp_path / "without.csv"]
+    assert main(["compare", f"base={base}", f"new={new}", "-o", str(outs[0])]) == 0
+    assert main(["compare", f"base={plain[0]}", f"new={plain[1]}", "-o", str(outs[1])]) == 0
+    assert outs[0].read_bytes() == outs[1].read_bytes()
+    assert pl.read_csv(outs[0])["unit"].to_list() == ["fraction"]
+
+
+def _verl_dump(folder, step, rewards):
+    """verl's `validation_data_dir` file for one step: each problem's prompt once, its score
+    the reward (here partial credit)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = [
+        {"input": f"user\nWhat is {i} + 1?", "output": f"\\boxed{{{i + 1}}}", "gts": str(i + 1),
+         "score": r, "step": step}
+        for i, r in enumerate(rewards)
+    ]  # fmt: skip
+    (folder / f"{step}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+
+
+def test_verl_scores_of_one_half_are_compared_as_rewards(tmp_path, capsys):
+    """A verl dump whose score is 0.5 for partial credit is refused as a correctness, and
+    naming it a reward (--map reward=score) compares it by mean reward: 12 problems, the
+    method +0.25 on 6 of them."""
+    base = [0.5, 0.0, 1.0, 0.5] * 3
+    new = [1.0, 0.5, 1.0, 0.5] * 3
+    _verl_dump(tmp_path / "base", 40, base)
+    _verl_dump(tmp_path / "new", 40, new)
+    runs = [f"base={tmp_path / 'base'}", f"new={tmp_path / 'new'}"]
+    out = tmp_path / "d.csv"
+    assert main(["compare", *runs, "-o", str(out)]) == 2
+    assert "--map reward=KEY" in capsys.readouterr().err
+    assert main(["compare", *runs, "--map", "reward=score", "-o", str(out)]) == 0
+    row = pl.read_csv(out).row(0, named=True)
+    assert row["unit"] == "mean reward" and row["step"] == 40
+    assert row["difference"] == pytest.approx(0.25)
+    assert row["accuracy_a"] == pytest.approx(np.mean(base))
+    assert (row["won"], row["lost"], row["tied"]) == (6, 0, 6)

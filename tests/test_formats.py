@@ -578,8 +578,9 @@ def test_mlflow_nested_runs_are_stitched_into_one_curve(tmp_path, capsys):
 
 
 def test_mlflow_store_of_several_runs_and_a_bad_metric_line(tmp_path, capsys):
-    """Two unrelated runs with metrics are not merged into one curve: the error names them;
-    a metric line that is not '<timestamp> <value> <step>' names its file and line."""
+    """Two unrelated runs with metrics are not merged into one curve: `inspect` lists each
+    under PATH#RUN, `load` (one run) is an error naming them; a metric line that is not
+    '<timestamp> <value> <step>' names its file and line."""
     import shutil
 
     store = tmp_path / "mlruns"
@@ -592,8 +593,12 @@ def test_mlflow_store_of_several_runs_and_a_bad_metric_line(tmp_path, capsys):
     (other / "meta.yaml").write_text("run_id: fff0\nrun_name: other\n")
     for tag in (other / "tags").iterdir():
         tag.unlink()
-    assert main(["inspect", str(tmp_path), "--map", "accuracy=acceptance_rate"]) == 2
-    assert "the store holds 2 runs (other, self_training_full_run)" in capsys.readouterr().err
+    assert main(["inspect", str(tmp_path), "--map", "accuracy=acceptance_rate"]) == 0
+    text = capsys.readouterr().out
+    assert f"{tmp_path}: 2 runs (mlflow): other, self_training_full_run" in text
+    assert f"{tmp_path}#other: mlflow" in text and f"{tmp_path}#self_training_full_run" in text
+    with pytest.raises(DataError, match=r"the store holds 2 runs \(other, self_training_full"):
+        readers.load(tmp_path, mapping={"accuracy": "acceptance_rate"})
     shutil.rmtree(other)
     metric = next(run.glob("metrics/acceptance_rate"))
     metric.write_text(metric.read_text() + "1777311567465 lots 2\n")

@@ -244,3 +244,195 @@ def test_samples_per_problem_help_only_as_far_as_problems_are_alike():
     assert abs(np.mean(np.abs(z) > stats.Z95) - 0.8) < 0.03
     with pytest.raises(ValueError):
         stats.minimum_detectable_difference(30, 0.3, agreement=0.8, samples=4)
+
+
+# ---- rewards that are not 0/1: the problem bootstrap (issue 25, item 4) ------------------------
+
+
+def _partial_credit(rng, problems, shift=0.0, samples=4):
+    """Each problem's mean reward over `samples` answers scored 0, 0.5 or 1, with problems of
+    random difficulty; the method (`shift` > 0) earns more on each."""
+    hard = rng.uniform(0.1, 0.9, problems)
+    p = np.clip(hard + shift, 0, 1)
+    full = rng.binomial(samples, p * 0.7, problems)
+    half = rng.binomial(samples - full, 0.5)
+    return (full + 0.5 * half) / samples
+
+
+def test_the_bootstrap_is_seeded_and_reproducible_to_the_bit():
+    rng = np.random.default_rng(4)
+    a, b = _partial_credit(rng, 40), _partial_credit(rng, 40, 0.1)
+    first, again = stats.paired_bootstrap(a, b), stats.paired_bootstrap(a, b)
+    assert first == again  # the same input: the same interval and p, bit for bit
+    assert stats.bootstrap_interval(a) == stats.bootstrap_interval(a)
+    assert stats.paired_bootstrap(a, b, seed=1) != first  # the seed is what fixes them
+    assert "10,000 resamples, percentile" in first.method
+
+
+def test_the_bootstrap_resamples_problems_not_samples():
+    """Each value is a problem's mean over its samples: a problem counts once however many
+    samples it has. Resampling 30 problems' 4 samples each as 120 independent answers would
+    give an interval half as wide."""
+    rng = np.random.default_rng(5)
+    means = _partial_credit(rng, 30)
+    lo, hi = stats.bootstrap_interval(means)
+    se = means.std(ddof=1) / math.sqrt(30)
+    assert (hi - lo) == pytest.approx(2 * stats.Z95 * se, rel=0.1)
+    samples = np.repeat(means, 4)  # as if each answer were its own problem
+    lo4, hi4 = stats.bootstrap_interval(samples)
+    assert (hi4 - lo4) == pytest.approx((hi - lo) / 2, rel=0.1)
+
+
+def test_the_bootstrap_interval_and_its_p_value_never_disagree():
+    """The rule: the interval is the r-th smallest and r-th largest of B bootstrap mean
+    differences, r = ceil(0.025 B); p is twice the smaller share of them at or below 0 and at
+    or above 0. The interval excludes 0 exactly when p < 0.05: checked on 3,000 random pairs
+    of runs (10 to 60 problems, gains from none to large, B of 999, 1,000 and 10,000), a
+    fifth of them with p between 0.02 and 0.1, where a looser rule would slip."""
+    rng = np.random.default_rng(25)
+    disagree, near = [], 0
+    for i in range(3000):
+        problems = int(rng.integers(10, 61))
+        a = _partial_credit(rng, problems)
+        b = _partial_credit(rng, problems, float(rng.uniform(0, 0.3)))
+        resamples = (999, 1000, 10_000)[i % 3] if i < 300 else (999, 1000)[i % 2]
+        d = stats.paired_bootstrap(a, b, resamples=resamples, seed=i)
+        if d.lo is None:
+            continue
+        near += 0.02 < d.p_value < 0.1
+        if (d.lo <= 0 <= d.hi) != (d.p_value >= 0.05):
+            disagree.append((i, d))
+    assert disagree == []
+    assert near > 400
+    for below in range(20, 31):  # at the edge itself: 25 of 1,000 means at or below 0
+        means = np.r_[np.full(below, -0.1), np.full(1000 - below, 0.1)]
+        lo, hi = stats.percentile_bounds(means)
+        assert (lo > 0) == (stats.bootstrap_p(means) < 0.05) == (below < 25)
+
+
+def test_the_bootstrap_covers_the_true_mean_reward():
+    """On 30 problems of partial credit (0, 0.5 or 1 on each of 4 answers) the interval holds
+    the true mean reward, and the paired one the true gain (each problem moving by -0.25, 0,
+    +0.25 or +0.5: +0.075 on average), about 95% of the time (500 simulated runs each, 2,000
+    resamples; the percentile interval runs a little narrow in small samples)."""
+    rng = np.random.default_rng(30)
+    population = _partial_credit(rng, 400_000)
+    truth = float(population.mean())
+    moves, chances = np.array([-0.25, 0.0, 0.25, 0.5]), [0.2, 0.4, 0.3, 0.1]
+    gain = float(moves @ chances)
+    held = paired = 0
+    for i in range(500):
+        lo, hi = stats.bootstrap_interval(population[rng.integers(0, 400_000, 30)], seed=i)
+        held += lo <= truth <= hi
+        a = _partial_credit(rng, 30)
+        d = stats.paired_bootstrap(a, a + rng.choice(moves, 30, p=chances), seed=i)
+        paired += d.lo <= gain <= d.hi
+    assert 0.91 <= held / 500 <= 0.98 and 0.91 <= paired / 500 <= 0.98, (held, paired)
+
+
+def test_the_bootstrap_in_degenerate_cases():
+    """Fewer than 10 problems: no interval and no p (every problem moving one way would be
+    'certain' at any size). No problem changed: Tango's interval for no flips where rewards
+    lie in 0-1, none otherwise, p = 1. Every problem moved alike: neither, as for the t test.
+    One run with the same reward everywhere: Wilson's interval for that share."""
+    few = stats.paired_bootstrap([0.5] * 9, [0.75, 1.0, 0.5, 1, 1, 1, 1, 1, 1])
+    assert few.lo is None and few.p_value is None
+    assert stats.bootstrap_interval([0.5] * 9) is None
+    same = stats.paired_bootstrap([0.25, 0.5, 0.75] * 10, [0.25, 0.5, 0.75] * 10)
+    assert (same.lo, same.hi) == stats.tango_interval(0, 0, 30) and same.p_value == 1.0
+    wide = stats.paired_bootstrap([-1.0, 1.0, 0.5] * 10, [-1.0, 1.0, 0.5] * 10)
+    assert wide.lo is None and wide.p_value == 1.0
+    alike = stats.paired_bootstrap([0.25] * 20, [0.5] * 20)
+    assert alike.lo is None and alike.p_value is None
+    assert stats.bootstrap_interval([0.5] * 20) == stats.wilson_interval(10, 20)
+    assert stats.bootstrap_interval([3.0] * 20) is None
+
+
+# ---- power with seeds, and by the paired t test (issue 25, items 1 and 3) -----------------------
+
+
+def test_seeds_add_their_variance_to_the_detectable_difference():
+    """variance = problem variance / N + seed variance / S for each run: no seed variance gives
+    the unpaired size; MATH500 at 50% with 3 seeds of sd 2 points detects 10.0 points (8.9
+    without training noise); more seeds shrink only the training part."""
+    plain = stats.minimum_detectable_difference(500, 0.5)
+    assert stats.seeded_detectable_difference(500, 0.5, 3, 0.0) == pytest.approx(plain)
+    three = stats.seeded_detectable_difference(500, 0.5, 3, 0.02)
+    z = stats.Z95 + 0.8416212335729143
+    assert three == pytest.approx(z * math.sqrt(2 * (0.25 / 500 + 0.02**2 / 3)))
+    assert round(three, 3) == 0.1
+    many = stats.seeded_detectable_difference(500, 0.5, 1000, 0.02)
+    assert plain < many < three
+    paired = stats.seeded_detectable_difference(500, 0.5, 3, 0.0, agreement=0.8)
+    connor = stats.problems_needed(paired, 0.2)
+    assert connor == 500 or connor == 501  # Connor's size at that difference: 500 problems
+
+
+def test_seeded_power_is_reached_in_simulation():
+    """Runs of 3 seeds on 500 problems (seed sd 3 points): each problem has a difficulty u and
+    a seed of quality q solves it when u < p + q, so problems are shared by the seeds and the
+    seeds shift a run's accuracy; at the stated difference, the z test on the seed means with
+    the stated variance (seed sd known) finds it 80% of the time in 4,000 comparisons, and the
+    paired design (80% agreement) too."""
+    rng = np.random.default_rng(3)
+    sims, n, s, sd = 4000, 500, 3, 0.03
+    d = stats.seeded_detectable_difference(n, 0.5, s, sd)
+
+    def run(p):
+        hard = rng.uniform(size=(sims, 1, n))
+        quality = rng.normal(0, sd, (sims, s, 1))
+        return (hard < p + quality).mean(axis=(1, 2))
+
+    a, b = run(0.5 - d / 2), run(0.5 + d / 2)
+    pooled = (a + b) / 2
+    z = (b - a) / np.sqrt(2 * (pooled * (1 - pooled) / n + sd**2 / s))
+    assert abs(np.mean(np.abs(z) > stats.Z95) - 0.8) < 0.025
+    psi = 0.2
+    d = stats.seeded_detectable_difference(n, 0.5, s, sd, agreement=1 - psi)
+    won, lost, _ = rng.multinomial(n, [(psi + d) / 2, (psi - d) / 2, 1 - psi], sims).T
+    training = rng.normal(0, sd, (sims, 2, s)).mean(axis=2)
+    diff = (won - lost) / n + training[:, 1] - training[:, 0]
+    z = diff / np.sqrt((won + lost) / n / n + 2 * sd**2 / s)
+    assert abs(np.mean(np.abs(z) > stats.Z95) - 0.8) < 0.025
+
+
+def test_paired_t_power_is_the_noncentral_t_and_is_reached_in_simulation():
+    """The power of the paired t test over per-problem differences (several samples per
+    problem, or rewards) is scipy's noncentral t; at the stated detectable difference on 40
+    problems, compare's own test (`paired_difference`, t over per-problem differences) finds
+    it 80% of the time in 4,000 simulations with bounded differences of five values (skewed
+    ones move it by about 3 points either way, as they move any t test); with 2 seeds of sd 2
+    points, the test that adds the seeds' variance does too."""
+    from scipy.stats import nct, t
+
+    n, sd = 40, 0.3
+    crit = t.ppf(0.975, n - 1)
+    shift = 0.12 / (sd / math.sqrt(n))
+    expected = nct.sf(crit, n - 1, shift) + nct.cdf(-crit, n - 1, shift)
+    assert stats.paired_t_power(n, sd, 0.12) == pytest.approx(expected, rel=1e-9)
+    rng = np.random.default_rng(40)
+    steps = np.array([-0.5, -0.25, 0.0, 0.25, 0.5])  # per-problem moves, before scaling
+    chances = np.array([0.1, 0.2, 0.4, 0.2, 0.1])
+    mean = steps @ chances
+    scale = sd / math.sqrt(((steps - mean) ** 2) @ chances)
+    d = stats.paired_t_detectable_difference(n, sd)
+    moves = (rng.choice(steps, (4000, n), p=chances) - mean) * scale + d
+    base = rng.uniform(0.2, 0.8, n)
+    found = [stats.paired_difference(base, base + m).p_value < 0.05 for m in moves]
+    assert abs(np.mean(found) - 0.8) < 0.025
+    seeds, seed_sd = 2, 0.02
+    d = stats.paired_t_detectable_difference(n, sd, seeds=seeds, seed_sd=seed_sd)
+    moves = (rng.choice(steps, (4000, n), p=chances) - mean) * scale + d
+    shifts = rng.normal(0, seed_sd, (4000, 2, seeds)).mean(axis=2)
+    diff = moves.mean(axis=1) + shifts[:, 1] - shifts[:, 0]
+    se = np.sqrt(moves.var(axis=1, ddof=1) / n + 2 * seed_sd**2 / seeds)
+    assert abs(np.mean(np.abs(diff / se) > crit) - 0.8) < 0.025
+
+
+def test_problems_needed_by_the_t_test():
+    """The smallest N reaching the power (N - 1 does not); none where the seeds' variance
+    alone keeps the power below it."""
+    n = stats.paired_t_problems_needed(0.05, 0.3)
+    assert stats.paired_t_power(n, 0.3, 0.05) >= 0.8 > stats.paired_t_power(n - 1, 0.3, 0.05)
+    assert stats.paired_t_problems_needed(0.0, 0.3) is None
+    assert stats.paired_t_problems_needed(0.05, 0.3, seeds=2, seed_sd=0.03) is None

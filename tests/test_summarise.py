@@ -34,7 +34,7 @@ def test_interval_lines_count_problems_or_say_why_not():
     )
     lo, hi = helpers.stats.wilson_interval(9, 30)
     assert summarise.interval_lines(table) == [
-        f"AIME24: 30 problems, accuracy ~0.30, 95% interval +/-{(hi - lo) / 2:.3f}"
+        f"AIME24: 30 problems, accuracy ~30%, 95% interval +/-{(hi - lo) / 2 * 100:.1f} points"
     ]
     sizeless = table.with_columns(problems=pl.lit(None, pl.Int64))
     assert summarise.interval_lines(sizeless)[0].startswith("no benchmark size known")

@@ -146,7 +146,9 @@ def test_plot_writes_the_logged_values(written, tmp_path):
 
 def test_wandb_folder_of_several_runs(written, tmp_path, capsys):
     """A wandb/ folder: a run that logged no history is passed over; a resumed run's two
-    folders are one curve (55 steps); two runs with history are an error naming both."""
+    folders are one curve (55 steps); two runs with history are two runs, each as logged:
+    `inspect` lists them, `plot` draws both, `load` (one run) is an error naming them and
+    PATH#RUN reads one."""
     store = tmp_path / "wandb"
     for name in ("grpo", "resumed", "summary"):
         shutil.copytree(written[name], store / written[name].name)
@@ -155,11 +157,23 @@ def test_wandb_folder_of_several_runs(written, tmp_path, capsys):
     assert math500.select("step", "score").rows() == _expected_math500(range(STEPS + 5))
     assert any("one run resumed: 2 logs" in n for n in run.notes)
     shutil.copytree(written["other"], store / written["other"].name)
-    assert main(["inspect", str(store)]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "the folder holds 2 runs that logged history" in err
-    assert "(grpo-math)" in err and "(other)" in err and "give one run's folder" in err
-    assert "summary-only" not in err  # no history: not one of the runs to choose from
+    assert main(["inspect", str(store)]) == 0
+    text = capsys.readouterr().out
+    # in the order they started (runs started within one second: by id)
+    listed = text.splitlines()[0].removeprefix(f"{store}: 2 runs (wandb-run): ")
+    assert sorted(listed.split(", ")) == ["grpo-math", "other"]
+    assert f"{store}#other: wandb-run" in text
+    assert "summary-only" not in text  # no history: not one of the runs
+    out = tmp_path / "runs.csv"
+    assert main(["plot", str(store), "-o", str(out)]) == 0
+    table = pl.read_csv(out).filter(benchmark="math500")
+    grpo = table.filter(run="grpo-math").select("step", "score").rows()
+    assert grpo == _expected_math500(range(STEPS + 5))
+    assert table.filter(run="other").select("step", "score").rows() == [(s, 0.5) for s in range(3)]
+    with pytest.raises(DataError, match=rf"the store holds 2 runs \({listed}\)"):
+        readers.load(store)
+    other = readers.load(f"{store}#other").scores
+    assert other.select("step", "score").rows() == [(s, 0.5) for s in range(3)]
 
 
 def test_run_without_history_reads_its_summary_or_console(written, tmp_path):

@@ -40,9 +40,9 @@ Formats recognised:
   per-step metric logs: W&B history export or other CSV, JSON lines, TRL trainer_state.json
       (verl: val/test_score/<benchmark>, val-core/<source>/acc/mean@k, critic/scores/...,
       response_length/...; TRL: eval_<dataset>_accuracy; anything else with --map)
-      -> one panel per benchmark: accuracy (Wilson band where the benchmark's size is known)
-         and response length over steps. A second log (a training export) supplies response
-         length, matched to the nearest earlier step.
+      -> per benchmark, accuracy in percent (Wilson band where the benchmark's size is known)
+         above mean response length, over steps. A second log (a training export) supplies
+         response length, matched to the nearest earlier step.
   per-sample evaluation output: Qwen2.5-Math / SkyThought JSONL, lm-eval samples_*.jsonl,
   lighteval details (.parquet), Inspect logs (.json)
       -> accuracy with 95% intervals by difficulty level, benchmark or file.
@@ -54,6 +54,9 @@ Formats recognised:
       -> the training grid with Wilson intervals, from any number of files.
   scores table (.csv with a model-size column and accuracy columns)
       -> accuracy against model size, one panel per benchmark.
+  trackers' stores: W&B run folders, TensorBoard event files, MLflow (mlruns/ or mlflow.db),
+  trackio databases; a store of several runs -> each run's accuracy, a colour per run
+      (PATH#RUN: one run alone).
 """
 
 

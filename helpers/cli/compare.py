@@ -27,12 +27,18 @@ Compare runs: is the method's gain over the baseline real? Each RUN is NAME=PATH
 PATH, named after its file); the same NAME given several times means several seeds of one
 method. The first run named is the baseline (or --baseline NAME). PATH is anything `plot`
 reads: a per-sample table or folder, Qwen2.5-Math/SkyThought or lm-eval JSONL (a folder of them
-per checkpoint, checkpoint-N/..., becomes a curve over N), or a W&B export (scores only).
+per checkpoint, checkpoint-N/..., becomes a curve over N), or a W&B export (scores only). A
+tracker's store of several runs (a wandb/ folder, a TensorBoard log dir, mlflow.db, a trackio
+database) given as a bare PATH is each of its runs, named by run name; one of them is
+NAME=PATH#RUN.
 
 Where two runs' per-sample logs cover the same problems, the difference in accuracy gets a
 95% interval that uses the pairing (Tango's score interval for one answer per problem, a t
 interval over per-problem differences otherwise; each excludes 0 exactly when its test gives
-p < 0.05), with the unpaired interval beside it and the problems won, lost and tied. The
+p < 0.05), with the unpaired interval beside it and the problems won, lost and tied. Rewards
+that are not 0/1 (a per-sample table's `reward` column; --map reward=KEY for answer dumps) are
+compared by mean reward: a problem bootstrap (10,000 resamples, percentile interval) and the
+test that inverts it, so interval and p never disagree. The
 p-values are adjusted for every comparison made (--adjust; Holm by default), and 'separable'
 is decided on the adjusted value. Score-only logs are compared unpaired, with intervals from
 the benchmark's size. OUT: .html, .png or .svg for the charts; .csv for one row per comparison,
@@ -43,6 +49,7 @@ examples:
   python -m helpers compare base=s1.parquet base=s2.parquet new=s3.parquet new=s4.parquet -o d.csv
   python -m helpers compare before.jsonl after.jsonl -o flips.png --benchmarks MATH500
   python -m helpers compare a=run_a/ b=run_b/ --checkpoint best -o best.csv
+  python -m helpers compare mlflow.db --baseline grpo -o d.csv
 """
 
 
@@ -88,9 +95,12 @@ def _summary(c) -> list[str]:
     lines = []
     last = c.differences.group_by("comparison", "benchmark", maintain_order=True).last()
     for r in last.iter_rows(named=True):
+        reward = r["unit"] == "mean reward"  # rewards that are not 0/1: in their own units
+        show = _reward_value if reward else points
         line = (
-            f"{r['benchmark']}, {r['at']}: {r['comparison']}: {points(r['difference'])} points, "
-            f"95% [{points(r['lo'])}, {points(r['hi'])}] ({r['interval']})"
+            f"{r['benchmark']}, {r['at']}: {r['comparison']}: {show(r['difference'])} "
+            f"{'mean reward' if reward else 'points'}, "
+            f"95% [{show(r['lo'])}, {show(r['hi'])}] ({r['interval']})"
         )
         if r["p_value"] is not None:
             adjusted = (
@@ -100,15 +110,17 @@ def _summary(c) -> list[str]:
             line += f"; p = {r['p_value']:.2g}{adjusted}: {verdict}"
         if r["won"] is not None:
             line += (
-                f"; unpaired [{points(r['unpaired_lo'])}, {points(r['unpaired_hi'])}]; "
+                f"; unpaired [{show(r['unpaired_lo'])}, {show(r['unpaired_hi'])}]; "
                 f"problems won {r['won']}, lost {r['lost']}, tied {r['tied']}"
             )
         if r["seed_variance"] is not None and r["problem_variance"] is not None:
             seeds, problems = r["seed_variance"] ** 0.5, r["problem_variance"] ** 0.5
             which = "training randomness" if seeds > problems else "problem sampling"
+            scale, unit = (1, "") if reward else (100, " points")
             line += (
-                f"; spread from seeds ({r['seeds_a']} and {r['seeds_b']}) {seeds * 100:.1f} "
-                f"points, from problems {problems * 100:.1f}: {which} dominates"
+                f"; spread from seeds ({r['seeds_a']} and {r['seeds_b']}) "
+                f"{seeds * scale:.{3 if reward else 1}f}{unit}, from problems "
+                f"{problems * scale:.{3 if reward else 1}f}: {which} dominates"
             )
         if r["selection_bias_b"] is not None:
             line += (
@@ -118,6 +130,10 @@ def _summary(c) -> list[str]:
             )
         lines.append(line)
     return lines
+
+
+def _reward_value(x: float | None) -> str:
+    return "?" if x is None else f"{x:+.3f}"
 
 
 PROBLEM_COLUMNS = [
@@ -148,6 +164,7 @@ def _compared_at(c) -> str:
 
 
 def run(args) -> tuple[object, object]:
+    from helpers import stats
     from helpers.runs import compare
 
     c = compare.compare(
@@ -168,6 +185,10 @@ def run(args) -> tuple[object, object]:
     for note in c.notes:
         print(f"note: {note}")
     drawn = drawable.comparison(c)
+    if (c.differences["unit"] == "mean reward").any():
+        said = "rewards that are not 0/1 are compared as mean rewards, not accuracy"
+        print(f"note: {said} (problem bootstrap, {stats.BOOTSTRAP_RESAMPLES:,} resamples)")
+        drawn.notes.append(f"{said}: every value of theirs is a mean reward")
     chart = later(
         "comparison",
         drawn.curves,
@@ -175,7 +196,12 @@ def run(args) -> tuple[object, object]:
         drawn.problems,
         c.runs,
         title=args.title or f"{', '.join(c.runs[1:])} against {c.runs[0]}",
-        subtitle=drawable.subtitle(f"baseline: {c.runs[0]}; " + _compared_at(c), drawn.notes),
+        # the default title names the baseline already
+        subtitle=drawable.subtitle(
+            _compared_at(c) if args.title is None else f"baseline: {c.runs[0]}; {_compared_at(c)}",
+            drawn.notes,
+        ),
         columns=args.columns,
+        counts=drawn.counts,
     )
     return chart, c

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from pathlib import Path
 
@@ -21,7 +22,10 @@ def add_parser(sub) -> None:
         "can show with the given power at two-sided level alpha: unpaired (two proportions, "
         "the normal approximation), and, given --agreement (the share of problems both runs "
         "answer alike), paired (McNemar's score test, the test compare uses; its power summed "
-        "exactly up to 1,000 problems, Connor's approximation above).",
+        "exactly up to 1,000 problems, Connor's approximation above). With --seeds S and "
+        "--seed-sd, training randomness is added (seed variance / S per run). Given two runs "
+        "with several samples or seeds per problem, or rewards that are not 0/1, the paired t "
+        "test over per-problem differences (noncentral t).",
     )
     power.add_argument(
         "runs",
@@ -41,13 +45,32 @@ def add_parser(sub) -> None:
         help="answers per problem, accuracy averaged over them (unpaired): prints the range "
         "from problems always-or-never solved (samples add nothing) to equally hard ones",
     )
+    power.add_argument(
+        "--seeds",
+        type=int,
+        metavar="S",
+        help="training seeds per run, each run's accuracy averaged over them: the variance is "
+        "problem variance / N + seed variance / S per run (with --seed-sd, or read from two "
+        "runs with several seeds each)",
+    )
+    power.add_argument(
+        "--seed-sd",
+        type=float,
+        metavar="SD",
+        help="standard deviation of a run's accuracy across training seeds (a fraction)",
+    )
     power.add_argument("--power", type=fraction, default=0.8, help="default 0.8")
     power.add_argument("--alpha", type=fraction, default=0.05, help="default 0.05")
     power.add_argument("-o", "--output", type=Path, metavar="OUT.csv", help="also write a CSV")
 
 
 def run(args) -> int:
-
+    if args.seeds is not None and args.seeds < 1:
+        raise DataError("--seeds", "a positive number of seeds per run", got=args.seeds)
+    if args.seed_sd is not None and not 0 <= args.seed_sd < 1:
+        raise DataError(
+            "--seed-sd", "a standard deviation from 0 to 1 (a fraction)", got=args.seed_sd
+        )
     if args.runs:
         rows = _power_of_runs(args)
     else:
@@ -75,6 +98,10 @@ def _power_of_runs(args) -> list[dict]:
     for r in last.iter_rows(named=True):
         if r["won"] is None:
             print(f"{r['benchmark']}: {r['comparison']}: scores only, no agreement to read")
+            continue
+        one_answer = r["samples_a"] == r["samples_b"] == r["seeds_a"] == r["seeds_b"] == 1
+        if not one_answer or r["unit"] == "mean reward" or args.seeds or args.seed_sd:
+            rows.append(_t_power_of_runs(args, c, r))
             continue
         n, d = r["problems"], r["difference"]
         differing = (r["won"] + r["lost"]) / n
@@ -111,6 +138,89 @@ def _power_of_runs(args) -> list[dict]:
     return rows
 
 
+def _difference_sd(c, r: dict) -> float:
+    """The standard deviation of the per-problem differences behind a comparison's last row:
+    its problems that moved (`Comparison.problems`, at the same steps) and the tied ones."""
+    moved = c.problems
+    if moved.height:
+        moved = moved.filter(
+            pl.col("comparison") == r["comparison"], pl.col("benchmark") == r["benchmark"]
+        )
+    squares = float((moved["difference"] ** 2).sum()) if moved.height else 0.0
+    n = r["problems"]
+    return math.sqrt(max(0.0, squares - n * r["difference"] ** 2) / (n - 1)) if n > 1 else 0.0
+
+
+def _seed_sd(c, r: dict) -> float | None:
+    """Between-seed standard deviation of the two runs' scores at the compared steps (their
+    variances pooled, from each run with two seeds or more); None with one seed each."""
+    variances = []
+    for run, step in ((r["run_a"], r["step_a"]), (r["run_b"], r["step_b"])):
+        at = pl.col("step").is_null() if step is None else pl.col("step") == step
+        seeds = c.curves.filter(
+            pl.col("kind") == "seed",
+            pl.col("run") == run,
+            pl.col("benchmark") == r["benchmark"],
+            at,
+        )["accuracy"]
+        if seeds.len() > 1:
+            variances.append(float(seeds.var(ddof=1)))
+    return math.sqrt(sum(variances) / len(variances)) if variances else None
+
+
+def _t_power_of_runs(args, c, r: dict) -> dict:
+    """Runs with several samples (or seeds) per problem, or rewards that are not 0/1: the
+    paired t test over per-problem differences, its detectable difference and the problems
+    the observed one needs, with the seeds' variance where the runs (or --seed-sd) give it."""
+    from helpers import stats
+
+    n, d = r["problems"], r["difference"]
+    sd = _difference_sd(c, r)
+    seeds = args.seeds or min(r["seeds_a"], r["seeds_b"])
+    seed_sd = args.seed_sd if args.seed_sd is not None else _seed_sd(c, r)
+    options = {"seeds": seeds, "seed_sd": seed_sd or 0.0, "alpha": args.alpha, "power": args.power}
+    spread = sd > 0 or (seed_sd or 0) > 0
+    detectable = (
+        stats.paired_t_detectable_difference(n, sd, **options) if n > 1 and spread else None
+    )
+    needed = stats.paired_t_problems_needed(d, sd, **options) if spread else None
+    reward = r["unit"] == "mean reward"
+
+    def show(x: float) -> str:
+        return f"{x:+.3f} mean reward" if reward else f"{x * 100:+.1f} points"
+
+    can = "nothing measurable" if detectable is None else show(detectable).lstrip("+")
+    need = "no difference to detect" if needed is None else f"about {needed:,} problems"
+    if d and needed is None and seed_sd:
+        need = "more seeds: the seeds' variance alone hides it"
+    samples = min(r["samples_a"], r["samples_b"])
+    seeded = f", {seeds} seeds per run (seed sd {seed_sd:.3f})" if seed_sd is not None else ""
+    print(
+        f"{r['benchmark']}, {r['at']}: {r['comparison']}: {show(d)} on {n} problems "
+        f"({samples} samples per problem{seeded}), per-problem differences sd {sd:.3f}; "
+        f"{n} problems detect {can} with {args.power:.0%} power (paired t test); the "
+        f"observed difference needs {need}"
+    )
+    return {
+        "comparison": r["comparison"],
+        "benchmark": r["benchmark"],
+        "at": r["at"],
+        "design": "paired t",
+        "unit": r["unit"],
+        "problems": n,
+        "samples": samples,
+        "seeds": seeds,
+        "accuracy": r["accuracy_a"],
+        "difference": d,
+        "difference_sd": sd,
+        "seed_sd": seed_sd,
+        "power": args.power,
+        "alpha": args.alpha,
+        "minimum_detectable_difference": detectable,
+        "problems_needed": needed,
+    }
+
+
 def _power_of_design(args) -> list[dict]:
     from helpers import stats
 
@@ -118,6 +228,13 @@ def _power_of_design(args) -> list[dict]:
         raise DataError("--problems", "a positive number of problems", got=args.problems)
     if args.samples < 1:
         raise DataError("--samples", "a positive number of answers per problem", got=args.samples)
+    seeded = args.seeds is not None or args.seed_sd is not None
+    if seeded and (args.seeds is None or args.seed_sd is None):
+        raise DataError(
+            "--seeds" if args.seeds is None else "--seed-sd",
+            "--seeds S with --seed-sd SD (a run's accuracy's sd across seeds), or two runs "
+            "NAME=PATH with several seeds each",
+        )
     designs = [("unpaired", None)] + ([("paired", args.agreement)] if args.agreement else [])
     rows = []
     at = f"with {args.power:.0%} power at two-sided {args.alpha:g}"
@@ -126,11 +243,14 @@ def _power_of_design(args) -> list[dict]:
             print("paired: with several samples per problem, give two runs' logs instead")
             continue
         options = {"agreement": agreement, "alpha": args.alpha, "power": args.power}
-        d = stats.minimum_detectable_difference(
-            args.problems, args.accuracy, samples=args.samples, **options
-        )
+        formula = stats.minimum_detectable_difference
+        if seeded:  # each run's variance: problem variance / N + seed variance / S
+            formula = functools.partial(
+                stats.seeded_detectable_difference, seeds=args.seeds, seed_sd=args.seed_sd
+            )
+        d = formula(args.problems, args.accuracy, samples=args.samples, **options)
         low = (
-            stats.minimum_detectable_difference(
+            formula(
                 args.problems, args.accuracy, samples=args.samples, equally_hard=True, **options
             )
             if agreement is None
@@ -143,6 +263,7 @@ def _power_of_design(args) -> list[dict]:
                 "accuracy": args.accuracy,
                 "agreement": agreement,
                 "samples": args.samples,
+                **({"seeds": args.seeds, "seed_sd": args.seed_sd} if seeded else {}),
                 "power": args.power,
                 "alpha": args.alpha,
                 "minimum_detectable_difference": None if d != d else d,
@@ -150,11 +271,16 @@ def _power_of_design(args) -> list[dict]:
             }
         )
         how = "" if agreement is None else f", {agreement:.0%} of problems answered alike"
+        if seeded:
+            how += f", {args.seeds} seeds per run (seed sd {args.seed_sd * 100:.1f} points)"
         if d != d:
             said = f"detect no difference {at}: the runs differ on too few problems"
         elif low < d:
+            answers = f"{args.samples} samples"
+            if seeded:  # equally hard problems: each seed's answers are fresh draws too
+                answers = f"{args.samples} samples and {args.seeds} seeds"
             said = (
-                f"detect {d * 100:.1f} points {at} if {args.samples} samples add nothing "
+                f"detect {d * 100:.1f} points {at} if {answers} add nothing "
                 f"(problems always or never solved), {low * 100:.1f} if the problems are "
                 "equally hard"
             )

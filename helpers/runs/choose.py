@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from helpers.errors import DataError
-from helpers.runs import drawable, readers, spark, summarise
+from helpers.runs import drawable, readers, rewards, spark, summarise
 from helpers.runs.readers._common import reading
 
 
@@ -48,13 +48,10 @@ def _grid(curves: pl.DataFrame, order, subtitle: str | list[str], **options):
     with the subtitle saying what was left out."""
     shown = drawable.panels(curves, "benchmark", order=order)
     thinned = drawable.thin(shown.frame, "iteration", ("benchmark", "metric"))
-    # a run's own names for its two series (001's figure says "Performance", "Token Length")
-    series = (options.get("y_title", "Accuracy"), "Mean response length, tokens")
     return later(
-        "training_dynamics",
+        "run_grid",
         thinned.frame,
         subtitle=drawable.subtitle(subtitle, shown.notes + thinned.notes),
-        series=series,
         order=shown.order,
         points=drawable.longest(thinned.frame, "iteration", ("benchmark", "metric"))
         <= drawable.MARKED_POINTS,
@@ -116,11 +113,11 @@ def _fitting(
     files = [spark.local(f) for f in files]
     readers.distinct_inputs(files)
     progress = progress or (lambda i, n, path: None)
-    runs = []
+    every = []
     for i, f in enumerate(files, 1):
         progress(i, len(files), f)
-        runs.append(
-            readers.load(
+        every.append(
+            readers.load_runs(
                 f,
                 step_pattern=step_pattern,
                 mapping=mapping,
@@ -128,6 +125,12 @@ def _fitting(
                 benchmarks=benchmarks,
             )
         )
+    if any(len(held) > 1 for held in every):  # a store of several runs: drawn over each other
+        from helpers.runs.overlay import overlay
+
+        runs = [r for held in every for r in held]
+        return overlay(files, runs, benchmarks=benchmarks, columns=columns, title=title)
+    runs = [held[0] for held in every]
     kinds = {
         "models" if r.models is not None else "samples" if r.samples is not None else "scores"
         for r in runs
@@ -189,6 +192,8 @@ def _samples_chart(runs, files, where, benchmarks, columns, title) -> tuple[obje
     """The chart for per-sample logs: over steps, or (one evaluation) by level or benchmark."""
     lf = _samples(runs, benchmarks)
     nothing = _nothing(files[0], benchmarks)
+    if rewards.has_rewards(lf):  # partial credit, a reward model's score: by mean reward
+        return _rewards_chart(lf, nothing, where, benchmarks, columns, title)
     # a tidy table has a step on every row; evaluation outputs may have none (one evaluation)
     steps = 1
     if any(r.format != "samples" for r in runs):
@@ -249,6 +254,34 @@ def _steps_chart(summary, nothing, benchmarks, columns, title) -> tuple[object, 
         title=title or "Accuracy and response length by step",
         x_title="Step",
         columns=columns,
+    )
+    return chart, summary
+
+
+def _rewards_chart(lf, nothing, where, benchmarks, columns, title) -> tuple[object, pl.DataFrame]:
+    """Mean reward (never called accuracy) and response length by step, with the problem
+    bootstrap's band, from a per-sample log whose rewards are not all 0 or 1."""
+    summary = rewards.reward_summary(lf, where=where)
+    if summary.height == 0:
+        raise nothing
+    if summary["step"].is_null().all():
+
+        def unstepped():
+            raise DataError(
+                where,
+                "a step per answer to chart mean reward by step (-o x.csv "
+                "writes the table; compare compares one evaluation)",
+            )
+
+        return unstepped, summary
+    chart = _grid(
+        rewards.reward_curves(summary),
+        list(benchmarks) if benchmarks else None,
+        rewards.REWARD_BAND,
+        title=title or "Mean reward and response length by step",
+        x_title="Step",
+        columns=columns,
+        y_title="Mean reward",
     )
     return chart, summary
 

@@ -21,7 +21,7 @@ import polars as pl
 
 from helpers import stats
 from helpers.errors import DataError
-from helpers.runs import flipped, paired, query, spark, summarise
+from helpers.runs import flipped, paired, query, readers, rewards, spark, summarise
 from helpers.runs.readers import distinct_inputs
 from helpers.runs.summarise import with_wilson
 
@@ -94,13 +94,37 @@ class Comparison:
     logs: dict[str, list[str]] = field(default_factory=dict)
 
 
-def _entries(runs) -> list[tuple[str, int, Path | str]]:
-    """(name, seed, path) for each log: a mapping name -> path(s), or (name, path) pairs."""
+def _each_run(name: str, path: Path | str, options: dict, notes: list[str]) -> list[tuple]:
+    """A tracker's store of several runs (a W&B folder, a TensorBoard log dir, an MLflow
+    store, a trackio project) given as a bare PATH is each of its runs: PATH#RUN named RUN.
+    NAME=PATH names one run, so there a store of several is an error naming its runs."""
+    if not isinstance(path, Path):
+        return [(name, path)]
+    held = readers.store_runs(path, **options)
+    if not held:  # one run, or PATH#RUN: a bare PATH#RUN is named after its run
+        picked = str(path).rpartition("#")[2] if "#" in str(path) and not path.exists() else ""
+        return [(picked if picked and name == path.stem else name, path)]
+    runs = [r.run for r in held if r.unread is None]
+    notes += [f"{path}#{r.run} not compared: {r.unread}" for r in held if r.unread is not None]
+    if name not in (path.stem, str(path)):
+        raise DataError(
+            path,
+            f"one run for {name}=PATH; PATH holds {len(held)} runs ({', '.join(runs[:4])}"
+            f"{' ...' if len(runs) > 4 else ''}): give {name}=PATH#RUN for one, or PATH alone "
+            "to compare them all",
+        )
+    return [(run, Path(f"{path}#{run}")) for run in runs]
+
+
+def _entries(runs, options: dict, notes: list[str]) -> list[tuple[str, int, Path | str]]:
+    """(name, seed, path) for each log: a mapping name -> path(s), or (name, path) pairs; a
+    store of several runs given alone is each of its runs (`_each_run`)."""
     pairs = runs.items() if isinstance(runs, Mapping) else runs
     out: list[tuple[str, int, Path]] = []
-    for name, paths in pairs:
+    for given, paths in pairs:
         for p in [paths] if isinstance(paths, str | Path) else paths:
-            out.append((str(name), sum(1 for n, _, _ in out if n == name), spark.location(p)))
+            for name, path in _each_run(str(given), spark.location(p), options, notes):
+                out.append((name, sum(1 for n, _, _ in out if n == name), path))
     for name in dict.fromkeys(n for n, _, _ in out):  # a run's seeds: each log once
         seeds = [p for n, _, p in out if n == name and isinstance(p, Path)]
         distinct_inputs(seeds)
@@ -120,9 +144,10 @@ def _read(
         if loaded is not None and name not in texts:
             texts[name] = loaded.texts
         if counts is not None:
+            extra = [c for c in ("reward", "partial") if c in counts.columns]
             per_problem.append(
                 counts.select(**tag, benchmark="benchmark", step="step", problem_id="problem_id")
-                .with_columns(counts.select("n", "c"))
+                .with_columns(counts.select("n", "c", *extra))
                 .with_columns(pl.col("problem_id").cast(pl.String))
             )
         else:
@@ -135,8 +160,12 @@ def _read(
                 s.select(**tag, benchmark="benchmark", step="step", score="score", n="problems")
             )
     # sorted: group-by order is not stable, and every number and chart must be
+    # a run with rewards beside runs without: their columns null there
+    how = "vertical" if len({tuple(f.columns) for f in per_problem}) < 2 else "diagonal_relaxed"
     return (
-        pl.concat(per_problem).sort(*KEYS, "problem_id", nulls_last=True) if per_problem else None,
+        pl.concat(per_problem, how=how).sort(*KEYS, "problem_id", nulls_last=True)
+        if per_problem
+        else None,
         pl.concat(scores).sort(*KEYS, nulls_last=True) if scores else None,
         texts,
     )
@@ -151,7 +180,12 @@ def _seed_curves(per_problem, scores) -> pl.DataFrame:
         acc = per_problem.group_by(KEYS).agg(
             problems=pl.len(), k=pl.col("n").min(), accuracy=(pl.col("c") / pl.col("n")).mean()
         )
-        parts.append(with_wilson(acc).with_columns(per_sample=pl.lit(True)))
+        part = with_wilson(acc).with_columns(per_sample=pl.lit(True))
+        parts.append(
+            rewards.seed_curves(part, paired.shares(per_problem), KEYS)
+            if "partial" in per_problem.columns
+            else part
+        )
     if scores is not None:
         s = scores.rename({"score": "accuracy", "n": "problems"}).with_columns(
             k=pl.lit(None, pl.Int64)
@@ -168,6 +202,7 @@ def _mean_curves(seeds: pl.DataFrame) -> pl.DataFrame:
     """Each run across its seeds: the mean, and as band the range across seeds (two seeds or
     more) or the Wilson interval over problems (one seed)."""
     runs = seeds.group_by("run", "benchmark", "step").agg(
+        *([pl.col("measure").first()] if "measure" in seeds.columns else []),
         seeds=pl.len(),
         problems=pl.col("problems").min(),
         # answers behind the mean: problems x samples per problem x seeds (scores: problems)
@@ -179,6 +214,11 @@ def _mean_curves(seeds: pl.DataFrame) -> pl.DataFrame:
         hi=pl.col("hi").first(),
     )
     several = pl.col("seeds") > 1
+    over_problems = pl.lit("Wilson 95% over problems")
+    if "measure" in seeds.columns:  # a mean reward's band is the problem bootstrap's
+        bootstrap = pl.lit("problem bootstrap 95% (mean reward)")
+        over_problems = pl.when(pl.col("measure") == "mean reward").then(bootstrap)
+        over_problems = over_problems.otherwise(pl.lit("Wilson 95% over problems"))
     return (
         runs.sort("run", "benchmark", "step", nulls_last=True)
         .with_columns(
@@ -188,7 +228,7 @@ def _mean_curves(seeds: pl.DataFrame) -> pl.DataFrame:
             band=pl.when(several)
             .then(pl.format("range across {} seeds", "seeds"))
             .when(pl.col("lo").is_not_null())
-            .then(pl.lit("Wilson 95% over problems"))
+            .then(over_problems)
             .otherwise(pl.lit("no interval: benchmark size unknown")),
         )
         .drop("seed_lo", "seed_hi")
@@ -234,6 +274,7 @@ def _best_steps(means: pl.DataFrame) -> pl.DataFrame:
     return best.with_columns(selection_bias=pl.Series(bias, dtype=pl.Float64))
 
 
+@readers.remembering()  # each store of several runs is read once, however many it holds
 def compare(
     runs: Mapping[str, str | Path | Sequence[str | Path]] | Sequence[tuple[str, str | Path]],
     *,
@@ -260,7 +301,9 @@ def compare(
         raise ValueError(f"checkpoint must be one of {CHECKPOINTS}; got {checkpoint!r}")
     if engine not in query.ENGINES:
         raise ValueError(f"engine must be one of {query.ENGINES}; got {engine!r}")
-    entries = _entries(runs)
+    stores: list[str] = []  # what was said of the runs of a store given as one input
+    reading = {"step_pattern": step_pattern, "mapping": mapping, "problems": problems}
+    entries = _entries(runs, reading, stores)
     names = list(dict.fromkeys(n for n, _, _ in entries))
     if len(names) < 2:
         where = entries[0][2] if entries else "(no input)"
@@ -288,7 +331,7 @@ def compare(
     curves = pl.concat([seeds, means], how="diagonal_relaxed").sort(
         "kind", "run", "benchmark", "step", "seed", nulls_last=True
     )
-    notes: list[str] = []
+    notes: list[str] = stores
     rows, flips = [], []
     best = _best_steps(means) if checkpoint == "best" else None
     for other in names[1:]:
@@ -325,10 +368,11 @@ def compare(
                 base.update(step=sb if sa is None else sa if sb in (None, sa) else None)
                 base.update(step_a=sa, step_b=sb)
                 if baseline in sample_runs and other in sample_runs:
-                    share = per_problem.with_columns(share=pl.col("c") / pl.col("n"))
-                    row, view = paired.paired_row(
-                        paired.at_step(share, baseline, b, sa), paired.at_step(share, other, b, sb)
-                    )
+                    share = paired.shares(per_problem)
+                    a_rows = paired.at_step(share, baseline, b, sa)
+                    b_rows = paired.at_step(share, other, b, sb)
+                    reward = paired.partial(a_rows, b_rows)  # not 0/1: by mean reward
+                    row, view = paired.paired_row(a_rows, b_rows, reward=reward)
                     if row["problems"] == 0:
                         notes.append(f"{label}: {b} shares no problem ids: compared unpaired")
                     elif i == len(pairs) - 1:
@@ -353,9 +397,11 @@ def compare(
         how = {"holm": "Holm", "bh": "Benjamini-Hochberg"}[adjust]
         notes.append(f"p-values adjusted ({how}) for the {tested} comparisons tested")
     found = set().union(*rows)
+    # accuracy differences are fractions; rewards that are not 0/1 say "mean reward"
+    unit = pl.col("unit").fill_null("fraction") if "unit" in found else pl.lit("fraction")
     differences = (
         pl.DataFrame(rows, infer_schema_length=None)
-        .with_columns(unit=pl.lit("fraction"))
+        .with_columns(unit=unit)
         .with_columns(
             pl.col(c).cast(t) if c in found else pl.lit(None, t).alias(c)
             for c, t in DIFFERENCE_COLUMNS.items()

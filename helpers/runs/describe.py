@@ -20,8 +20,22 @@ def describe(path: Path, label: str | None = None, **options) -> list[str]:
 
 
 def _lines(path: Path, label: str | None = None, **options) -> list[str]:
-    run = readers.load(path, **options)
-    lines = [f"{label or path}: {run.format}", *[f"  {n}" for n in run.notes]]
+    """One run's lines; a tracker's store of several: a line naming them, then each run's
+    lines under its `PATH#RUN`."""
+    runs = readers.load_runs(path, **options)
+    if len(runs) == 1:
+        return _run_lines(runs[0], label or path)
+    names = ", ".join(r.run or "?" for r in runs)
+    lines = [f"{label or path}: {len(runs)} runs ({runs[0].format}): {names}"]
+    for run in runs:
+        lines += _run_lines(run, f"{label or path}#{run.run}")
+    return lines
+
+
+def _run_lines(run: readers.Loaded, label: object) -> list[str]:
+    lines = [f"{label}: {run.format}", *[f"  {n}" for n in run.notes]]
+    if run.unread is not None:
+        return [*lines, f"  not read: {run.unread}"]
     if run.models is not None:
         m = run.models
         names = ", ".join(m["benchmark"].unique(maintain_order=True))

@@ -19,10 +19,35 @@ def at_step(frame: pl.DataFrame, run: str, benchmark: str, step: int | None) -> 
     )
 
 
-def paired_row(a_rows: pl.DataFrame, b_rows: pl.DataFrame) -> tuple[dict, pl.DataFrame]:
-    """The paired and unpaired comparison of two runs' per-problem rows at one step each."""
-    a = a_rows.group_by("problem_id").agg(accuracy_a=pl.col("share").mean(), k_a=pl.col("n").min())
-    b = b_rows.group_by("problem_id").agg(accuracy_b=pl.col("share").mean(), k_b=pl.col("n").min())
+def shares(per_problem: pl.DataFrame) -> pl.DataFrame:
+    """Each problem's share of correct samples (`share`) and, where a run logs rewards, its mean
+    reward (`reward_share`; the share correct for a run without rewards)."""
+    share = per_problem.with_columns(share=pl.col("c") / pl.col("n"))
+    if "reward" not in share.columns:
+        return share
+    return share.with_columns(
+        reward_share=pl.coalesce(pl.col("reward") / pl.col("n"), pl.col("share"))
+    )
+
+
+def partial(*rows: pl.DataFrame) -> bool:
+    """Whether any of these per-problem rows holds a reward that is neither 0 nor 1 (counted
+    per problem in `partial` by `query.problem_counts`; absent for logs without rewards)."""
+    return any("partial" in r.columns and (r["partial"].fill_null(0) > 0).any() for r in rows)
+
+
+def paired_row(
+    a_rows: pl.DataFrame, b_rows: pl.DataFrame, *, reward: bool = False
+) -> tuple[dict, pl.DataFrame]:
+    """The paired and unpaired comparison of two runs' per-problem rows at one step each.
+
+    By default of accuracy (`share`: each problem's share of correct samples); with `reward`
+    of mean reward (`reward_share`: each problem's mean reward, its share correct where a run
+    logs no reward), paired by the problem bootstrap (`stats.paired_bootstrap`), `unit`
+    "mean reward"; the columns keep their names (accuracy_a holds the baseline's mean reward)."""
+    value = "reward_share" if reward else "share"
+    a = a_rows.group_by("problem_id").agg(accuracy_a=pl.col(value).mean(), k_a=pl.col("n").min())
+    b = b_rows.group_by("problem_id").agg(accuracy_b=pl.col(value).mean(), k_b=pl.col("n").min())
     both = a.join(b, on="problem_id").sort("problem_id")
     row: dict = {
         "problems_a": a.height,
@@ -31,6 +56,8 @@ def paired_row(a_rows: pl.DataFrame, b_rows: pl.DataFrame) -> tuple[dict, pl.Dat
         "samples_a": int(a["k_a"].min()),
         "samples_b": int(b["k_b"].min()),
     }
+    if reward:
+        row["unit"] = "mean reward"
     if both.height == 0:
         unpaired = stats.unpaired_difference(a["accuracy_a"], b["accuracy_b"])
         row.update(
@@ -45,7 +72,7 @@ def paired_row(a_rows: pl.DataFrame, b_rows: pl.DataFrame) -> tuple[dict, pl.Dat
         )
         return row, both.with_columns(difference=pl.lit(None, pl.Float64))
     xa, xb = both["accuracy_a"].to_numpy(), both["accuracy_b"].to_numpy()
-    paired = stats.paired_difference(xa, xb)
+    paired = (stats.paired_bootstrap if reward else stats.paired_difference)(xa, xb)
     unpaired = stats.unpaired_difference(xa, xb)
     row.update(
         accuracy_a=float(xa.mean()),
@@ -66,7 +93,7 @@ def paired_row(a_rows: pl.DataFrame, b_rows: pl.DataFrame) -> tuple[dict, pl.Dat
     shared = set(both["problem_id"])
     seed_acc = [
         [
-            float(g.filter(pl.col("problem_id").is_in(shared))["share"].mean())
+            float(g.filter(pl.col("problem_id").is_in(shared))[value].mean())
             for _, g in rows.group_by("seed", maintain_order=True)
         ]
         for rows in (a_rows, b_rows)

@@ -116,11 +116,21 @@ def per_problem(frame: nw.LazyFrame, keys: Keys) -> nw.LazyFrame:
 
 def problem_counts(frame: nw.LazyFrame) -> nw.LazyFrame:
     """Per benchmark, step and problem: samples (n), distinct sample ids and correct ones (c),
-    the table that paired comparisons of runs are computed from (see `helpers.runs.compare`)."""
+    the table that paired comparisons of runs are computed from (see `helpers.runs.compare`);
+    where the log has a `reward` column, also the rewards' sum (`reward`) and how many of
+    them are neither 0 nor 1 (`partial`)."""
+    rewards = []
+    if "reward" in frame.collect_schema().names():
+        r = nw.col("reward")
+        rewards = [
+            r.sum().alias("reward"),
+            (~((r == 0) | (r == 1))).cast(nw.Int64).sum().alias("partial"),
+        ]
     return frame.group_by("benchmark", "step", "problem_id").agg(
         nw.len().alias("n"),
         nw.col("sample_id").n_unique().alias("distinct"),
         nw.col("correct").cast(nw.Int64).sum().alias("c"),
+        *rewards,
     )
 
 

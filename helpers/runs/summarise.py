@@ -334,6 +334,16 @@ def interval_lines(table: pl.DataFrame) -> list[str]:
     """How wide a 95% interval is on each benchmark (or level, or file) of a summary table that
     `choose.chart_for` returned, at its median accuracy and size, one line each; or why there
     is none (no per-problem counts, or no benchmark size known)."""
+    if "mean_reward" in table.columns:  # rewards that are not 0/1: the bootstrap's widths
+        widths = table.group_by("benchmark", maintain_order=True).agg(
+            pl.col("problems").median(), ((pl.col("hi") - pl.col("lo")) / 2).median()
+        )
+        return [
+            f"{b}: {int(n)} problems, 95% bootstrap interval of the mean reward +/-{w:.3f}"
+            if w is not None
+            else f"{b}: {int(n)} problems, too few for a bootstrap interval"
+            for b, n, w in widths.iter_rows()
+        ]
     value = "accuracy" if "accuracy" in table.columns else "score"
     group = next((c for c in ("benchmark", "level", "file") if c in table.columns), None)
     if "problems" not in table.columns or group is None:
@@ -351,6 +361,7 @@ def interval_lines(table: pl.DataFrame) -> list[str]:
         n, p = int(row["problems"]), row[value]
         lo, hi = stats.wilson_interval(p * n, n)
         lines.append(
-            f"{row[group]}: {n} problems, accuracy ~{p:.2f}, 95% interval +/-{(hi - lo) / 2:.3f}"
+            f"{row[group]}: {n} problems, accuracy ~{p:.0%}, 95% interval +/-"
+            f"{(hi - lo) / 2 * 100:.1f} points"
         )
     return lines

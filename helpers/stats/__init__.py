@@ -2,9 +2,11 @@
 stats`; `stats.wilson_interval(...)`), kept in four modules by what they answer:
 
 - `intervals`: one accuracy's interval (Wilson, as a number and as a polars expression from one
-  formula; Clopper-Pearson), pass@k, the distribution functions the others share;
-- `differences`: two runs compared, paired and unpaired, and p-values adjusted for many tests;
-- `power`: what difference a benchmark of N problems can detect;
+  formula; Clopper-Pearson), a mean reward's (the problem bootstrap), pass@k, the distribution
+  functions the others share;
+- `differences`: two runs compared, paired and unpaired (rewards: the paired bootstrap and the
+  test that inverts it), and p-values adjusted for many tests;
+- `power`: what difference a benchmark of N problems can detect (with seeds; by the t test);
 - `fits`: log-linear fits, Pareto frontiers, EMA smoothing, best-checkpoint selection bias.
 
 numpy and scipy load where a function needs them: `plot -o x.csv` never does.
@@ -15,9 +17,11 @@ from helpers.stats.differences import (
     TANGO,
     Difference,
     adjust_p,
+    bootstrap_p,
     mcnemar_exact_p,
     mcnemar_score_p,
     newcombe_unpaired,
+    paired_bootstrap,
     paired_difference,
     tango_interval,
     unpaired_difference,
@@ -32,12 +36,17 @@ from helpers.stats.fits import (
     pareto_frontier,
 )
 from helpers.stats.intervals import (
+    BOOTSTRAP_MIN_PROBLEMS,
+    BOOTSTRAP_RESAMPLES,
     Z95,
     binomial_se,
+    bootstrap_interval,
+    bootstrap_means,
     distinguishable,
     exact_interval,
     pass_at_k,
     pass_at_k_expr,
+    percentile_bounds,
     wilson_exprs,
     wilson_interval,
     with_intervals,
@@ -46,34 +55,49 @@ from helpers.stats.power import (
     EXACT_POWER_UP_TO,
     minimum_detectable_difference,
     paired_power,
+    paired_t_detectable_difference,
+    paired_t_power,
+    paired_t_problems_needed,
     problems_needed,
+    seeded_detectable_difference,
     unpaired_power,
 )
 
 __all__ = [
     "ADJUSTMENTS",
+    "BOOTSTRAP_MIN_PROBLEMS",
+    "BOOTSTRAP_RESAMPLES",
     "EXACT_POWER_UP_TO",
     "TANGO",
     "Z95",
-    "Difference",
-    "LogLinearFit",
     "adjust_p",
     "best_checkpoint_bias",
     "binomial_se",
+    "bootstrap_interval",
+    "bootstrap_means",
+    "bootstrap_p",
+    "Difference",
     "distinguishable",
     "ema",
     "exact_interval",
     "loglinear_fit",
+    "LogLinearFit",
     "mcnemar_exact_p",
     "mcnemar_score_p",
     "minimum_detectable_difference",
     "newcombe_unpaired",
+    "paired_bootstrap",
     "paired_difference",
     "paired_power",
+    "paired_t_detectable_difference",
+    "paired_t_power",
+    "paired_t_problems_needed",
     "pareto_frontier",
     "pass_at_k",
     "pass_at_k_expr",
+    "percentile_bounds",
     "problems_needed",
+    "seeded_detectable_difference",
     "tango_interval",
     "unpaired_difference",
     "unpaired_power",

@@ -7,7 +7,9 @@ details, Inspect logs, tidy per-sample tables), aggregated results (lm-eval, lig
 scores tables (one row per model). A folder of per-checkpoint files is one run, its steps read
 from the folder names.
 
-`load` reads any run's log into one shape (`Loaded`): per-sample rows or per-step scores.
+`load` reads any run's log into one shape (`Loaded`): per-sample rows or per-step scores;
+`load_runs` reads each run of a tracker's store of several (W&B, TensorBoard, MLflow, trackio),
+and `PATH#RUN` names one of them.
 Reading never draws: the charts are chosen in `helpers.cli`, the numbers made in
 `helpers.runs.summarise` and `helpers.runs.compare`.
 """
@@ -18,7 +20,14 @@ from helpers.runs.readers._common import distinct_inputs
 from helpers.runs.readers.detect import FORMATS, detect
 from helpers.runs.readers.evals import read_lm_eval, read_qwen_math
 from helpers.runs.readers.metrics import read_metric_log
-from helpers.runs.readers.runs import Loaded, load, step_from_path
+from helpers.runs.readers.runs import (
+    Loaded,
+    load,
+    load_runs,
+    remembering,
+    step_from_path,
+    store_runs,
+)
 from helpers.runs.readers.tables import SAMPLE_COLUMNS, read_scores, scan_samples
 
 __all__ = [
@@ -28,10 +37,13 @@ __all__ = [
     "detect",
     "distinct_inputs",
     "load",
+    "load_runs",
     "read_lm_eval",
     "read_metric_log",
     "read_qwen_math",
     "read_scores",
+    "remembering",
     "scan_samples",
     "step_from_path",
+    "store_runs",
 ]

@@ -164,10 +164,15 @@ def numeric(path: Path, frame: pl.DataFrame, columns: Sequence[str]) -> pl.DataF
 
 def place(path: Path, line: int, column: str) -> dict:
     """Where a logged value is, for DataError: its line and column, in a trainer_state.json
-    (one document) its log_history entry, in a TensorBoard or W&B log its record."""
+    (one document) its log_history entry, in a TensorBoard or W&B log its record, in a
+    tracker's database its row."""
     if path.suffix == ".json":
         return {"column": f"log_history[{line}].{column}"}
     if path.is_dir() or ".tfevents." in path.name or path.suffix == ".wandb":  # records
+        return {"row": line, "column": column}
+    from helpers.runs.readers import sqlite
+
+    if sqlite.is_sqlite(path):  # a tracker's database: the run's row (step) or table row
         return {"row": line, "column": column}
     return {"line": line, "column": column}
 

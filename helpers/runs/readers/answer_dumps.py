@@ -248,23 +248,41 @@ def _dump_step(path: Path, kind: str, parts: list[str], step: int | None) -> int
     return step
 
 
-def _correct(path: Path, number: int, column: str, value, kind: str) -> bool:
-    """A generation's correctness: true/false or 0/1 (SkyRL's token-level rewards summed,
-    NeMo-RL's reward unwrapped from its batch of one); partial credit is an error."""
+def _unwrapped(value, kind: str, column: str):
+    """A generation's score as one value: SkyRL's token-level rewards summed, NeMo-RL's reward
+    unwrapped from its batch of one."""
     if kind == "skyrl-evals" and isinstance(value, list) and column == "score":
         value = sum(v for v in value if type(v) in (int, float)) if value else None
     if kind == "nemo-rl-validation" and isinstance(value, list) and len(value) == 1:
         value = value[0]
+    return value
+
+
+def _correct(path: Path, number: int, column: str, value, kind: str) -> bool:
+    """A generation's correctness: true/false or 0/1 (`_unwrapped`); partial credit is an
+    error."""
+    value = _unwrapped(value, kind, column)
     if type(value) in (int, float, bool) and value in (0, 1):
         return bool(value)
     raise DataError(
         path,
         "a correctness of 0 or 1 per generation (partial credit or a -1/1 reward cannot be "
-        "split into right and wrong answers; --map accuracy=KEY names a 0/1 key such as acc)",
+        "split into right and wrong answers; --map accuracy=KEY names a 0/1 key such as acc, "
+        "--map reward=KEY compares the score as a reward: mean reward, bootstrap interval)",
         line=number,
         column=column,
         got=value,
     )
+
+
+def _reward(path: Path, number: int, column: str, value, kind: str) -> float:
+    """A generation's reward (`--map reward=KEY`): any finite number, after `_unwrapped`."""
+    value = _unwrapped(value, kind, column)
+    if type(value) not in (int, float, bool) or value != value or abs(value) == float("inf"):
+        raise DataError(
+            path, "a reward (a number) per generation", line=number, column=column, got=value
+        )
+    return float(value)
 
 
 def read_step_dump(
@@ -273,10 +291,14 @@ def read_step_dump(
     parts: list[str],
     step: int | None = None,
     metric: str | None = None,
+    reward: str | None = None,
 ) -> tuple[pl.DataFrame, str]:
     """One framework dump file (see STEP_DUMPS) as one row per generation in the columns of a
     per-sample table (step, benchmark, problem_id, sample_id, correct, response_tokens null),
-    and a note saying where correctness came from.
+    and a note saying where correctness came from. With `reward` (--map reward=KEY) each
+    generation's KEY is also kept as its `reward`, any number (partial credit, a -1/1 or a
+    reward model's score); correct is then `acc` or the --map accuracy key where there is one,
+    else a reward of 1.
 
     The step is the line's own `step` (verl), else the file's or folder's name (`parts`, the
     file's name first); the benchmark the line's `data_source` (SkyRL; verl where the reward
@@ -292,10 +314,13 @@ def read_step_dump(
     for number, record in scan_jsonl_lines(path):
         if column is None:
             column = "acc" if kind == "verl-generations" and "acc" in record else score_key
-        if column not in record:
-            raise DataError(
-                path, f"a {column!r} key on every line", line=number, column=column, got=None
-            )
+            if reward is not None and column == score_key:
+                column = reward  # no correctness key of its own: full credit is correct
+        for needed in dict.fromkeys(k for k in (column, reward) if k is not None):
+            if needed not in record:
+                raise DataError(
+                    path, f"a {needed!r} key on every line", line=number, column=needed, got=None
+                )
         prompt = record.get(STEP_DUMPS[kind][0])
         if not isinstance(prompt, list if kind == "nemo-rl-validation" else str):
             raise DataError(
@@ -308,13 +333,20 @@ def read_step_dump(
                 got=prompt,
             )
         key, _, _, text = dump_texts(record, kind)
-        correct = _correct(path, number, column, record[column], kind)
+        if reward is None:
+            correct = _correct(path, number, column, record[column], kind)
+        else:
+            got = _reward(path, number, reward, record[reward], kind)
+            own = column != reward  # acc, or the --map accuracy key
+            correct = _correct(path, number, column, record[column], kind) if own else got == 1
         at = _whole_step(path, number, record["step"]) if "step" in record else named_step
         source = record.get("data_source")
         benchmark = source if isinstance(source, str) and source else DEFAULT_BENCHMARK
         seen[benchmark, key] = seen.get((benchmark, key), -1) + 1
         generated += bool(text.strip())
         rows.append((at, benchmark, key, seen[benchmark, key], correct, None))
+        if reward is not None:
+            rows[-1] += (got,)
     if rows and not generated:
         raise DataError(
             path,
@@ -322,4 +354,9 @@ def read_step_dump(
             "text (a placeholder run), not 0% accuracy",
             column=output_key,
         )
+    if reward is not None:
+        said = f"reward from {reward!r}" + (
+            f", correctness from {column!r}" if column != reward else ""
+        )
+        return _frame(path, rows, {**SAMPLE_COLUMNS, "reward": pl.Float64}), said
     return _frame(path, rows, SAMPLE_COLUMNS), f"correctness from {column!r}"

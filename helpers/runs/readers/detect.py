@@ -9,7 +9,14 @@ from pathlib import Path
 import polars as pl
 
 from helpers.errors import DataError
-from helpers.runs.readers import answer_dumps, framework_logs, mlflow_store, tfevents, wandb_store
+from helpers.runs.readers import (
+    answer_dumps,
+    framework_logs,
+    mlflow_store,
+    sqlite,
+    tfevents,
+    wandb_store,
+)
 from helpers.runs.readers._common import (
     csv_header,
     files_in,
@@ -30,6 +37,10 @@ FORMATS = {
     "verl-console": "verl console log (lines 'step:N - key:value - ...'; other lines skipped)",
     "prime-rl": "prime-rl metrics.jsonl (its file monitor: step, time and metrics per line)",
     "mlflow": "MLflow file store (mlruns/: metrics/<name> per run; nested runs by step)",
+    "mlflow-sqlite": "MLflow SQLite store (mlflow.db: runs, metrics and tags tables; nested runs "
+    "by step; verl's '_at_' read as '@')",
+    "trackio": "trackio database (<project>.db: a row per logged step, metrics as JSON; runs "
+    "by name)",
     "wandb-run": "W&B run folder (wandb/run-*/, offline-run-*/: run-<id>.wandb history, "
     "CRC-checked; run name and config)",
     "tensorboard": "TensorBoard event files (scalars; Trainer/TRL tags train/... and eval/...)",
@@ -111,6 +122,8 @@ def detect(path: str | Path, mapping: Mapping[str, str] | None = None) -> str:
         return "tensorboard"
     if wandb_store.is_wandb_file(path):  # by content: the ':W&B' header
         return "wandb-run"
+    if sqlite.is_sqlite(path):  # by content: the SQLite header, then the tracker's tables
+        return sqlite.tracker(path)
     suffix = path.suffix.lower()
     if suffix == ".parquet":
         try:

@@ -99,7 +99,8 @@ LEFT_OUT = (
     ),
     (r"^eval/.+/effective/", "prime-rl's effective subset (errored rollouts dropped); all is read"),
 )
-ROLES = ("step", "accuracy", "tokens")
+# reward: answer dumps only (verl, SkyRL, NeMo-RL), a per-generation key read as a reward
+ROLES = ("step", "accuracy", "tokens", "reward")
 
 
 def _pattern(template: str) -> re.Pattern:
@@ -239,7 +240,8 @@ def read_rows(path: Path) -> pl.DataFrame:
 
 
 def parse_map(items: list[str] | None) -> dict[str, str]:
-    """`role=template` items (roles: step, accuracy, tokens) as a dict."""
+    """`role=template` items (roles: step, accuracy, tokens; reward for answer dumps) as a
+    dict."""
     out = {}
     for item in items or []:
         role, sep, template = item.partition("=")

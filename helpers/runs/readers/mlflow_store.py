@@ -85,37 +85,47 @@ def _root(run: Run, by_id: dict[str, Run]) -> Run:
     return run
 
 
-def wide(folder: Path) -> tuple[pl.DataFrame, list[str]]:
-    """One run's metrics, one row per step and one column per metric (a later value for a
-    step replaces an earlier one), with `__line` numbering the rows; nested runs are stitched
-    under their parent. Several unrelated runs with metrics are an error naming them (give
-    one run's folder). Returns the table and what was read, for `inspect`."""
-    every = runs(folder)
+def stitch(
+    every: list[Run], points: dict[str, list[tuple[int, str, float, int]]]
+) -> list[tuple[Run, pl.DataFrame, list[str]]]:
+    """Each top-level run that has metrics, itself or through its nested runs, as (run,
+    table, what was read): one row per step and one column per metric (a later value for a
+    step replaces an earlier one; nested runs' points stitched under their top-level run by
+    step), `__line` numbering the rows. verl writes '@' as '_at_' in MLflow's keys
+    (`mean@4` as `mean_at_4`): read as '@' again. Shared by the file store and the SQLite
+    store (`mlflow_sqlite`); `points` are each run's (step, metric, value, timestamp)."""
     by_id = {r.run_id: r for r in every}
-    points = {r.run_id: _points(r) for r in every}
-    roots = {}
+    roots: dict[str, tuple[Run, list[Run]]] = {}
     for r in every:
         if points[r.run_id]:
             root = _root(r, by_id)
             roots.setdefault(root.run_id, (root, []))[1].append(r)
-    if len(roots) > 1:
-        names = sorted(root.name for root, _ in roots.values())
-        raise DataError(
-            folder,
-            f"one run's metrics: the store holds {len(roots)} runs ({', '.join(names[:4])}"
-            f"{' ...' if len(names) > 4 else ''}); give one run's folder or its parent's",
-        )
     schema = {"step": pl.Int64, "metric": pl.String, "value": pl.Float64, "stamp": pl.Int64}
-    rows = [p for members in roots.values() for r in members[1] for p in points[r.run_id]]
-    frame = pl.DataFrame(rows, schema=schema, orient="row")
-    if frame.height == 0:
-        return pl.DataFrame(schema={"step": pl.Int64, "__line": pl.Int64}), []
-    ((root, members),) = roots.values()
-    frame = frame.sort("stamp").unique(["step", "metric"], keep="last", maintain_order=True)
-    table = frame.pivot(on="metric", index="step", values="value", aggregate_function="last")
-    table = table.sort("step").with_columns(__line=pl.int_range(1, pl.len() + 1, dtype=pl.Int64))
-    children = [m for m in members if m.run_id != root.run_id]
-    said = [f"run {root.name!r}"]
-    if children:
-        said.append(f"{len(children)} nested runs stitched by step")
-    return table, ["; ".join(said)]
+    found = []
+    for root, members in roots.values():
+        rows = [p for r in members for p in points[r.run_id]]
+        frame = pl.DataFrame(rows, schema=schema, orient="row")
+        verl = frame["metric"].filter(frame["metric"].str.contains(r"_at_\d")).n_unique()
+        frame = frame.with_columns(pl.col("metric").str.replace_all(r"_at_(\d)", "@$1"))
+        frame = frame.sort("stamp", maintain_order=True).unique(
+            ["step", "metric"], keep="last", maintain_order=True
+        )
+        table = frame.pivot(on="metric", index="step", values="value", aggregate_function="last")
+        table = table.sort("step").with_columns(
+            __line=pl.int_range(1, pl.len() + 1, dtype=pl.Int64)
+        )
+        children = [m for m in members if m.run_id != root.run_id]
+        said = [f"run {root.name!r}"]
+        if children:
+            said.append(f"{len(children)} nested runs stitched by step")
+        if verl:
+            said.append(f"'_at_' read as '@' in {verl} keys (verl writes '@' so)")
+        found.append((root, table, ["; ".join(said)]))
+    return found
+
+
+def tables(folder: Path) -> list[tuple[Run, pl.DataFrame, list[str]]]:
+    """Each top-level run with metrics under a folder (a store, an experiment or one run's
+    folder), nested runs stitched under it (`stitch`), in the order of the runs' folders."""
+    every = runs(folder)
+    return stitch(every, {r.run_id: _points(r) for r in every})

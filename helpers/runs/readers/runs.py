@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,8 +18,11 @@ from helpers.runs.readers import (
     answer_dumps,
     evals,
     framework_logs,
+    mlflow_sqlite,
     mlflow_store,
     results,
+    tfevents,
+    trackio_store,
     wandb_store,
 )
 from helpers.runs.readers._common import files_in, reading
@@ -61,6 +65,8 @@ class Loaded:
     # per-sample files that hold problem texts: (path, format, step, benchmark), read only
     # when asked (`problem_texts.read_texts`), so that plotting a run never pays for its text
     texts: list[tuple[Path, str, int | None, str]] = field(default_factory=list)
+    run: str | None = None  # the run's name in a tracker's store (`load_runs`, PATH#RUN)
+    unread: str | None = None  # why this run of a store of several could not be read
 
 
 def step_from_path(
@@ -160,7 +166,8 @@ def _file(path: Path, kind: str, parts: list[str], options: dict) -> Loaded:
         )  # fmt: skip
         return Loaded(path, kind, samples=samples.lazy())
     if kind in answer_dumps.STEP_DUMPS:  # verl, SkyRL, NeMo-RL: a file per validation step
-        frame, said = answer_dumps.read_step_dump(path, kind, parts, step, metric)
+        reward = options.get("mapping", {}).get("reward")
+        frame, said = answer_dumps.read_step_dump(path, kind, parts, step, metric, reward)
         pairs = frame.select("step", "benchmark").unique(maintain_order=True).rows()
         texts = [(path, kind, s, b) for s, b in pairs]
         return Loaded(path, kind, samples=frame.lazy(), notes=[said], texts=texts)
@@ -315,47 +322,193 @@ def combine(path: Path, loaded: list[Loaded]) -> Loaded:
     return Loaded(path, "folder", scores=scores, notes=notes)
 
 
-def load(
-    path: str | Path,
-    *,
-    step_pattern: str | None = None,
-    mapping: Mapping[str, str] | None = None,
-    problems: Mapping[str, int] | None = None,
-    benchmarks=None,
-) -> Loaded:
-    """Read one input (file or folder) into a `Loaded` run. `mapping` names columns no
-    convention knows (see `readers.metrics`); `problems` gives benchmark sizes."""
-    path = Path(path)
-    check_step_pattern(step_pattern)
-    options = {
-        "step_pattern": step_pattern,
-        "mapping": dict(mapping or {}),
-        "problems": dict(problems or {}),
-        "benchmarks": benchmarks,
-    }
-    with reading(path):
-        kind = detect(path, options["mapping"])
-        if kind in ("mlflow", "wandb-run"):  # one run, read from its tracker's own store
-            store = mlflow_store if kind == "mlflow" else wandb_store
-            rows, said = store.wide(path)
+# ---- trackers' stores: one run or several ------------------------------------------------------
+
+STORES = ("mlflow", "mlflow-sqlite", "trackio", "wandb-run")  # and a folder of event files
+_NO_ROWS = pl.DataFrame(schema={"step": pl.Int64, "__line": pl.Int64})
+_memo: dict | None = None
+
+
+@dataclass
+class _Stored:
+    """One run in a tracker's store: its name, what else `PATH#RUN` may call it (its id,
+    its folder), and its rows and notes, read when first asked."""
+
+    name: str
+    aliases: tuple[str, ...]
+    read: Callable[[], tuple[pl.DataFrame, list[str]]]
+    _rows: tuple[pl.DataFrame, list[str]] | None = None
+
+    def rows(self) -> tuple[pl.DataFrame, list[str]]:
+        if self._rows is None:
+            self._rows = self.read()
+        return self._rows
+
+
+@contextmanager
+def remembering() -> Iterator[None]:
+    """Within this block each store is read once, however many of its runs are loaded (a
+    comparison loads a store's runs one by one as PATH#RUN); outside it nothing is kept, so
+    a run that goes on logging is read anew."""
+    global _memo
+    outer = _memo
+    _memo = {} if outer is None else outer
+    try:
+        yield
+    finally:
+        _memo = outer
+
+
+def _tensorboard_run(folder: Path, files: list[Path]) -> Callable:
+    return lambda: (tfevents.wide(folder, files), [])
+
+
+def _stored(path: Path, kind: str) -> list[_Stored]:
+    """The runs in a tracker's store that logged anything, each with a name unique in it (a
+    name two runs share gets the run's id)."""
+    key = (str(path.resolve()), kind)
+    if _memo is not None and key in _memo:
+        return _memo[key]
+    found: list[tuple[str, tuple[str, ...], Callable]] = []
+    if kind in ("mlflow", "mlflow-sqlite"):
+        store = mlflow_store if kind == "mlflow" else mlflow_sqlite
+        for root, table, said in store.tables(path):
+            found.append((root.name, (root.run_id,), lambda t=table, s=said: (t, s)))
+    elif kind == "trackio":
+        for name, run_id, table, said in trackio_store.tables(path):
+            found.append((name, (run_id,), lambda t=table, s=said: (t, s)))
+    elif kind == "wandb-run":
+        for name, run_id, files in wandb_store.runs(path):
+            folders = tuple(dict.fromkeys(f.parent.name for f in files))
+            read = lambda f=files: wandb_store.wide(path, f)  # noqa: E731
+            found.append((name or folders[-1], (run_id, *folders), read))
+    else:  # a folder of TensorBoard event files: a run per folder that holds scalars
+        for folder, files in tfevents.runs(path):
+            table = tfevents.wide(folder, files)
+            if table.height:
+                name = folder.relative_to(path).as_posix() if folder != path else folder.name
+                found.append((name, (), lambda t=table: (t, [])))
+    counts: dict[str, int] = {}
+    for name, _, _ in found:
+        counts[name] = counts.get(name, 0) + 1
+    stored = [
+        _Stored(
+            name if counts[name] == 1 or not aliases else f"{name} ({aliases[0][:8]})",
+            (name, *aliases),
+            read,
+        )
+        for name, aliases, read in found
+    ]
+    if _memo is not None:
+        _memo[key] = stored
+    return stored
+
+
+def _run_named(path: Path) -> tuple[Path, str | None]:
+    """`PATH#RUN`: one run of a store of several, by its name or id. A path that exists as
+    given is never split."""
+    text = str(path)
+    if "#" not in text or path.exists():
+        return path, None
+    store, _, run = text.rpartition("#")
+    return Path(store), run
+
+
+def _pick(path: Path, stored: list[_Stored], chosen: str) -> _Stored:
+    exact = [s for s in stored if s.name == chosen]
+    picked = exact or [s for s in stored if chosen in s.aliases]
+    if len(picked) == 1:
+        return picked[0]
+    names = [s.name for s in stored]
+    said = "several runs have that name; give one of" if picked else "a run named so among"
+    raise DataError(
+        path,
+        f"the run {chosen!r} of PATH#RUN; {said} {', '.join(names[:6])}"
+        + (" ..." if len(names) > 6 else ""),
+    )
+
+
+def _from_store(
+    path: Path, kind: str, options: dict, chosen: str | None, every: bool
+) -> list[Loaded]:
+    """The runs of a tracker's store: the one `chosen` (PATH#RUN), else every run (`every`),
+    else its one run (several are an error naming them)."""
+    stored = _stored(path, kind)
+    if chosen is not None:
+        stored = [_pick(path, stored, chosen)]
+    elif len(stored) > 1 and not every:
+        names = [s.name for s in stored]
+        raise DataError(
+            path,
+            f"one run; the store holds {len(stored)} runs ({', '.join(names[:4])}"
+            f"{' ...' if len(names) > 4 else ''}): give one as PATH#RUN (plot, compare and "
+            "inspect take them all)",
+        )
+    if not stored and kind in ("mlflow-sqlite", "trackio"):
+        raise DataError(path, "a run that logged metrics; the database holds none")
+    runs: list[Loaded] = []
+    errors: list[DataError] = []
+    for s in stored or [_Stored("", (), lambda: (_NO_ROWS, []))]:
+        rows, said = s.rows()
+        try:
             loaded = _metric_log(path, kind, options, rows)
-            loaded.notes[:0] = [FORMATS[kind], *said]
-        elif kind == "tensorboard" and path.is_dir():  # one run, however many event files
-            loaded = _metric_log(path, kind, options)
-            others = files_in(path, (".parquet", ".json", ".jsonl", ".csv"))[0]
-            if others:
+        except DataError as e:
+            if len(stored) < 2:
+                raise
+            errors.append(e)
+            loaded = Loaded(path, kind, unread=str(e))
+        loaded.notes[:0] = [FORMATS[kind], *said]
+        loaded.run = s.name or None
+        runs.append(loaded)
+    if errors and len(errors) == len(runs):
+        raise errors[0]
+    if kind == "tensorboard":
+        others = files_in(path, (".parquet", ".json", ".jsonl", ".csv"))[0]
+        if others:
+            for loaded in runs:
                 loaded.notes.append(
                     f"left out {len(others)} other log file(s) in the folder (read them on "
                     f"their own): {', '.join(str(f.relative_to(path)) for f in others[:2])}"
                     + (" ..." if len(others) > 2 else "")
                 )
-            loaded.notes.insert(0, FORMATS[kind])
+    return runs
+
+
+def store_runs(path: str | Path, **options) -> list[Loaded]:
+    """The runs of an input that is a tracker's store of several (a W&B folder, a
+    TensorBoard log dir, an MLflow store, a trackio project), as `load_runs` reads them;
+    for any other input (one run, a log file, `PATH#RUN`) an empty list, read no further
+    than its format. Within `remembering()` the store is read once for this and its runs."""
+    path = Path(path)
+    if "#" in str(path) and not path.exists():
+        return []
+    with reading(path):
+        kind = detect(path, dict(options.get("mapping") or {}))
+    if kind not in STORES and not (kind == "tensorboard" and path.is_dir()):
+        return []
+    runs = load_runs(path, **options)
+    return runs if len(runs) > 1 else []
+
+
+def _load(path: str | Path, options: dict, every: bool) -> list[Loaded]:
+    path, chosen = _run_named(Path(path))
+    check_step_pattern(options["step_pattern"])
+    with reading(path):
+        kind = detect(path, options["mapping"])
+        if kind in STORES or (kind == "tensorboard" and path.is_dir()):
+            found = _from_store(path, kind, options, chosen, every)
+        elif chosen is not None:
+            raise DataError(path, f"a tracker's store of runs to pick {chosen!r} from", got=kind)
         elif kind == "folder":
-            loaded = _folder(path, options)
+            found = [_folder(path, options)]
         else:
             loaded = _file(path, kind, [path.name, path.parent.name], options)
             loaded.notes.insert(0, FORMATS[kind])
-    if loaded.scores is not None:  # sizes: the user's, else the log's, else the known ones
+            found = [loaded]
+    for loaded in found:
+        if loaded.scores is None:
+            continue
+        # sizes: the user's, else the log's, else the known ones
         names = loaded.scores["benchmark"]
         given = [benchmark_sizes.override(b, options["problems"]) for b in names]
         loaded.scores = loaded.scores.with_columns(
@@ -365,7 +518,58 @@ def load(
                 pl.Series([benchmark_sizes.size(b) for b in names], dtype=pl.Int64),
             )
         )
+    return found
+
+
+def _options(step_pattern, mapping, problems, benchmarks) -> dict:
+    return {
+        "step_pattern": step_pattern,
+        "mapping": dict(mapping or {}),
+        "problems": dict(problems or {}),
+        "benchmarks": benchmarks,
+    }
+
+
+def load(
+    path: str | Path,
+    *,
+    step_pattern: str | None = None,
+    mapping: Mapping[str, str] | None = None,
+    problems: Mapping[str, int] | None = None,
+    benchmarks=None,
+) -> Loaded:
+    """Read one input (file or folder) into a `Loaded` run. `mapping` names columns no
+    convention knows (see `readers.metrics`); `problems` gives benchmark sizes. A tracker's
+    store of several runs is an error naming them: `PATH#RUN` reads one, `load_runs` all."""
+    options = _options(step_pattern, mapping, problems, benchmarks)
+    (loaded,) = _load(path, options, every=False)
     return loaded
 
 
-__all__ = ["PER_SAMPLE", "SAMPLE_COLUMNS", "SCORE_COLUMNS", "Loaded", "load", "step_from_path"]
+def load_runs(
+    path: str | Path,
+    *,
+    step_pattern: str | None = None,
+    mapping: Mapping[str, str] | None = None,
+    problems: Mapping[str, int] | None = None,
+    benchmarks=None,
+) -> list[Loaded]:
+    """Every run an input holds: one for a log or one run's files; for a tracker's store of
+    several (a `wandb/` folder, a TensorBoard log dir with a folder per run, an MLflow store,
+    a trackio project) one per run, named in `Loaded.run`. A run of several that cannot be
+    read (no metric recognised) is kept with `unread` saying why, unless none can be."""
+    options = _options(step_pattern, mapping, problems, benchmarks)
+    return _load(path, options, every=True)
+
+
+__all__ = [
+    "PER_SAMPLE",
+    "SAMPLE_COLUMNS",
+    "SCORE_COLUMNS",
+    "Loaded",
+    "load",
+    "load_runs",
+    "remembering",
+    "store_runs",
+    "step_from_path",
+]

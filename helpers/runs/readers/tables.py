@@ -22,6 +22,9 @@ SAMPLE_COLUMNS = {
 
 
 TRUE, FALSE = ("true", "1"), ("false", "0")  # accepted spellings of `correct`, any case
+# optional beside them: a reward per sample that need not be 0 or 1 (partial credit, a reward
+# model's score); where one is not 0 or 1, runs are compared and charted by mean reward
+REWARD = "reward"
 
 
 def scan_table(path: Path, file_column: str | None = None) -> pl.LazyFrame:
@@ -69,10 +72,21 @@ def _rules(dtype: pl.DataType, column: str) -> tuple[pl.Expr, pl.Expr | None, st
     return as_int, col.is_not_null() & as_int.is_null(), "a whole number"
 
 
+def _reward(schema: pl.Schema) -> tuple[pl.Expr, pl.Expr, str]:
+    """The optional `reward` column read as a float; it must be a finite number in every row."""
+    col = pl.col(REWARD)
+    value = col.cast(pl.String).str.strip_chars().cast(pl.Float64, strict=False)
+    if schema[REWARD].is_numeric():
+        value = col.cast(pl.Float64)
+    bad = value.is_null() | ~value.is_finite()
+    return value.alias(REWARD), bad, "a finite number in every row (a reward per sample)"
+
+
 def _checked(path: Path, lf: pl.LazyFrame, schema: pl.Schema) -> pl.LazyFrame:
     """The per-sample columns read as their types; a value that is not what the column holds
-    (a word in `correct`, 0.5, a step that is not a whole number) is a DataError naming it
-    and its line (CSV) or row. Columns already of the right type cost no pass over the data."""
+    (a word in `correct`, 0.5, a step that is not a whole number, a reward that is not a
+    number) is a DataError naming it and its line (CSV) or row. Columns already of the right
+    type cost no pass over the data."""
     exprs, checks = [], []
     for c in SAMPLE_COLUMNS:
         if c in ("problem_id", "benchmark"):  # ids keep their type: casting 50M ids costs
@@ -84,6 +98,10 @@ def _checked(path: Path, lf: pl.LazyFrame, schema: pl.Schema) -> pl.LazyFrame:
                 checks.append((c, bad, expected))
         if c != "response_tokens":  # every other column needs a value in every row
             checks.append((c, pl.col(c).is_null(), "a value in every row"))
+    if REWARD in schema.names():
+        value, bad, expected = _reward(schema)
+        exprs.append(value)
+        checks.append((REWARD, bad, expected))
     if checks:
         found = (
             scan_table(path, "__file")
@@ -128,6 +146,9 @@ def scan_samples(paths: Sequence[str | Path], *, progress=None) -> pl.LazyFrame:
                 got=str(schema[nested]),
             )
         frames.append(_checked(path, lf, schema))
+        rewarded = [REWARD in f.collect_schema().names() for f in frames]
+        if len(set(rewarded)) > 1:
+            raise DataError(path, "a reward column in every table or in none", column=REWARD)
     if len(frames) == 1:  # keep the file's own types (a categorical benchmark stays cheap)
         return frames[0]
     return pl.concat(

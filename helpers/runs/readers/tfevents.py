@@ -169,12 +169,25 @@ def _trainer_names(tag: pl.Expr) -> pl.Expr:
     )
 
 
-def wide(path: Path) -> pl.DataFrame:
+def runs(folder: Path) -> list[tuple[Path, list[Path]]]:
+    """The runs under a folder: each folder holding event files is one (SummaryWriter writes
+    one per run: `runs/<date>_<host>/`), with its files oldest first, folders in name order."""
+    files = event_files(folder)
+    if not files:
+        raise DataError(folder, "TensorBoard event files (events.out.tfevents.*); found none")
+    found: dict[Path, list[Path]] = {}
+    for f in files:
+        found.setdefault(f.parent, []).append(f)
+    return sorted(found.items())
+
+
+def wide(path: Path, files: list[Path] | None = None) -> pl.DataFrame:
     """One run's scalars, one row per step and one column per tag (named as in
-    trainer_state.json), from an event file or every event file under a folder (a restarted
-    run writes several: a later file's value for a step and tag replaces an earlier one's).
-    `__line` holds the record number of each step's first scalar."""
-    files = event_files(path) if path.is_dir() else [path]
+    trainer_state.json), from an event file, the event files given, or every event file under
+    a folder (a restarted run writes several: a later file's value for a step and tag
+    replaces an earlier one's). `__line` holds the record number of each step's first
+    scalar."""
+    files = files or (event_files(path) if path.is_dir() else [path])
     if not files:
         raise DataError(path, "TensorBoard event files (events.out.tfevents.*); found none")
     every = pl.concat([read_scalars(f).with_columns(file=pl.lit(i)) for i, f in enumerate(files)])

@@ -347,10 +347,6 @@ def _summary_file(folder: Path) -> dict[str, str | None]:
     return flat
 
 
-def _label(run: Run) -> str:
-    return f"{run.path.parent.name} ({run.name})" if run.name else run.path.parent.name
-
-
 def _when(path: Path) -> str:
     """A run folder's start time from its name, for ordering: `run-<time>-<id>`."""
     return path.parent.name.removeprefix("offline-")
@@ -364,34 +360,53 @@ def logs(path: Path) -> list[Path]:
     return sorted(found, key=_when)
 
 
-def wide(path: Path) -> tuple[pl.DataFrame, list[str]]:
-    """One run's history, one row per history record and one text column per key (nested
-    keys joined with '/'), `__line` numbering the records; with the notes for `inspect` (run
-    name, config, what was left unread). A folder of several runs that logged history is an
-    error naming them; one run's files from several folders (a resumed run) are read in
-    order, a later step's row replacing an earlier one's."""
+def runs(path: Path) -> list[tuple[str, str, list[Path]]]:
+    """The runs a file or folder holds, as (name, id, logs), in the order they started: the
+    logs of a run resumed in several folders are one run, read in order; a run that logged
+    no history is passed over where others did. Names are the runs' display names, else
+    their folders'; a single log is not opened here (its name is '')."""
     files = logs(path)
     if not files:
         raise DataError(path, "a W&B run's run-<id>.wandb file; found none")
-    if len(files) > 1:
-        runs = [scan(f, quick=True) for f in files]
-        logged = [r for r in runs if r.histories]
-        what = "runs that logged history" if logged else "runs, none with history"
-        logged = logged or runs
-        ids = {r.run_id or str(r.path) for r in logged}
-        if len(ids) > 1:
-            names = [_label(r) for r in logged]
+    if len(files) == 1:
+        return [("", "", files)]
+    scanned = [scan(f, quick=True) for f in files]
+    logged = [r for r in scanned if r.histories] or scanned
+    groups: dict[str, list[Run]] = {}
+    for r in logged:
+        groups.setdefault(r.run_id or str(r.path), []).append(r)
+    return [
+        (
+            next((r.name for r in reversed(group) if r.name), "") or group[-1].path.parent.name,
+            key,
+            [r.path for r in group],
+        )
+        for key, group in groups.items()
+    ]
+
+
+def wide(path: Path, files: list[Path] | None = None) -> tuple[pl.DataFrame, list[str]]:
+    """One run's history, one row per history record and one text column per key (nested
+    keys joined with '/'), `__line` numbering the records; with the notes for `inspect` (run
+    name, config, what was left unread). `files`: the run's logs (one of `runs`), else the
+    one run the file or folder holds (several are an error naming them); one run's files from
+    several folders (a resumed run) are read in order, a later step's row replacing an
+    earlier one's."""
+    if files is None:
+        found = runs(path)
+        if len(found) > 1:
+            names = [f"{run[-1].parent.name} ({name})" for name, _, run in found]
             raise DataError(
                 path,
-                f"one run's history: the folder holds {len(ids)} {what} "
+                f"one run's history: the folder holds {len(found)} runs "
                 f"({', '.join(names[:4])}{' ...' if len(names) > 4 else ''}); give one run's "
                 "folder (wandb/run-<time>-<id>/)",
             )
-        files = [r.path for r in logged]
+        files = found[0][2]
     history = History()
-    runs = [scan(f, history) for f in files]
-    run = runs[-1]
-    name = next((r.name for r in reversed(runs) if r.name), "")
+    read = [scan(f, history) for f in files]
+    run = read[-1]
+    name = next((r.name for r in reversed(read) if r.name), "")
     notes = [
         f"run {name!r} (id {run.run_id}{', project ' + run.project if run.project else ''})"
         if name
@@ -399,11 +414,11 @@ def wide(path: Path) -> tuple[pl.DataFrame, list[str]]:
     ]
     if len(files) > 1:
         notes.append(f"one run resumed: {len(files)} logs read in order, a later step winning")
-    config = {k: v for r in runs for k, v in r.config.items() if not k.startswith("_wandb")}
+    config = {k: v for r in read for k, v in r.config.items() if not k.startswith("_wandb")}
     if config:
         shown = ", ".join(f"{k}={str(v)[:40]}" for k, v in list(config.items())[:6])
         notes.append(f"config ({len(config)} keys): {shown}{' ...' if len(config) > 6 else ''}")
-    for r in runs:
+    for r in read:
         if r.unread:
             notes.append(
                 f"{r.path.name}: the last {r.unread:,} bytes (a record cut short: the run was "

@@ -1,0 +1,104 @@
+"""Several runs of one tracker's store drawn over each other, for `plot` (a `wandb/` folder, a
+TensorBoard log dir with a folder per run, an MLflow store, a trackio project): each run's
+scores as `summarise.score_curves` makes them for a run alone, drawn by the comparison's
+per-run curves chart (`charts.run_curves`: a panel per benchmark, a colour per run)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import polars as pl
+
+from helpers.errors import DataError
+from helpers.runs import drawable, summarise
+from helpers.runs.readers import Loaded
+
+MAX_RUNS = 7  # one colour each (render.theme.RUN_COLOURS)
+
+
+def _names(runs: Sequence[Loaded]) -> list[str]:
+    """Each run's name (its file's where the store did not name it), unique."""
+    names = [r.run or r.path.stem for r in runs]
+    return [n if names.count(n) == 1 else f"{n} ({i + 1})" for i, n in enumerate(names)]
+
+
+def overlay(
+    files: Sequence[Path],
+    runs: Sequence[Loaded],
+    *,
+    benchmarks: Sequence[str] | None = None,
+    columns: int = 4,
+    title: str | None = None,
+) -> tuple[Callable[[], object], pl.DataFrame]:
+    """A function drawing every run's accuracy over steps, a colour per run (at most
+    MAX_RUNS; the subtitle names what was left out), and the table behind it: each run's
+    `score_curves` table under a `run` column."""
+    names = _names(runs)
+    scored = [(n, r) for n, r in zip(names, runs, strict=True) if r.scores is not None]
+    left = [
+        n + (f" ({r.unread[:80]})" if r.unread else "")
+        for n, r in zip(names, runs, strict=True)
+        if r.scores is None
+    ]
+    if not scored:
+        raise DataError(
+            files[0],
+            "accuracy or score columns in at least one of the runs (--map accuracy=TEMPLATE)",
+            got=left[:4],
+        )
+    tables, order = [], []
+    for name, run in scored:
+        _, seen, table = summarise.score_curves([run])
+        if run.kind == "training score":  # a batch's size is not logged: no interval
+            table = table.with_columns(lo=pl.lit(None, pl.Float64), hi=pl.lit(None, pl.Float64))
+        tables.append(table.select(pl.lit(name).alias("run"), pl.all()))
+        order += [b for b in seen if b not in order]
+    table = pl.concat(tables, how="diagonal_relaxed")
+    if benchmarks:
+        unknown = [b for b in benchmarks if b not in order]
+        if unknown:
+            raise DataError(files[0], f"benchmarks among {order}", column=unknown[0])
+        table, order = table.filter(pl.col("benchmark").is_in(list(benchmarks))), list(benchmarks)
+    band = pl.col("lo").is_not_null()
+    curves = table.select(
+        "run",
+        pl.lit(0, pl.Int64).alias("seed"),
+        "benchmark",
+        "step",
+        pl.lit("mean").alias("kind"),
+        pl.col("score").alias("accuracy"),
+        "lo",
+        "hi",
+        pl.when(band)
+        .then(pl.lit("Wilson 95% over problems"))
+        .otherwise(pl.lit("no interval: benchmark size unknown or a training score"))
+        .alias("band"),
+        "problems",
+    )
+    shown = drawable.panels(curves, "benchmark", order=order)
+    drawn = drawable.panels(
+        shown.frame, "run", order=[n for n, _ in scored], limit=MAX_RUNS, what="runs"
+    )
+    thinned = drawable.thin(drawn.frame, "step", ("run", "seed", "benchmark", "kind"))
+    notes = shown.notes + drawn.notes + thinned.notes
+    if left:
+        notes.append(f"no accuracy in {', '.join(left[:4])}{' ...' if len(left) > 4 else ''}")
+    known = table.filter(band)["benchmark"].unique(maintain_order=True).to_list()
+    lines = [
+        f"bands: Wilson 95% over each benchmark's problems ({', '.join(known)})"
+        if known
+        else "no band: no benchmark's size is known (--problems NAME=N)"
+    ]
+    heading = title or f"{files[0].stem}: accuracy of {len(drawn.order)} runs by step"
+    subtitle = drawable.subtitle(lines, notes)
+
+    def make():
+        import altair as alt
+
+        from helpers import charts
+
+        chart = charts.run_curves(thinned.frame, drawn.order, columns=columns)
+        return chart.properties(title=alt.Title(heading, subtitle=subtitle))
+
+    return make, table
