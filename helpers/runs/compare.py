@@ -21,9 +21,8 @@ import polars as pl
 
 from helpers import stats
 from helpers.errors import DataError
-from helpers.runs import flipped, paired, query, readers, rewards, spark, summarise
+from helpers.runs import flipped, paired, query, readers, seed_curves, spark, summarise
 from helpers.runs.readers import distinct_inputs
-from helpers.runs.summarise import with_wilson
 
 CHECKPOINTS = ("same", "best")
 # the columns of `Comparison.differences` (and of `compare -o x.csv`), always all of them
@@ -69,7 +68,7 @@ DIFFERENCE_COLUMNS = {
     "selection_bias_a": pl.Float64,
     "selection_bias_b": pl.Float64,
 }
-KEYS = ["run", "seed", "benchmark", "step"]
+KEYS = seed_curves.KEYS
 
 
 @dataclass(frozen=True)
@@ -171,70 +170,6 @@ def _read(
     )
 
 
-# ---- curves -------------------------------------------------------------------------------------
-
-
-def _seed_curves(per_problem, scores) -> pl.DataFrame:
-    parts = []
-    if per_problem is not None:
-        acc = per_problem.group_by(KEYS).agg(
-            problems=pl.len(), k=pl.col("n").min(), accuracy=(pl.col("c") / pl.col("n")).mean()
-        )
-        part = with_wilson(acc).with_columns(per_sample=pl.lit(True))
-        parts.append(
-            rewards.seed_curves(part, paired.shares(per_problem), KEYS)
-            if "partial" in per_problem.columns
-            else part
-        )
-    if scores is not None:
-        s = scores.rename({"score": "accuracy", "n": "problems"}).with_columns(
-            k=pl.lit(None, pl.Int64)
-        )
-        parts.append(with_wilson(s).with_columns(per_sample=pl.lit(False)))
-    return (
-        pl.concat(parts, how="diagonal_relaxed")
-        .with_columns(kind=pl.lit("seed"))
-        .sort(*KEYS, nulls_last=True)
-    )
-
-
-def _mean_curves(seeds: pl.DataFrame) -> pl.DataFrame:
-    """Each run across its seeds: the mean, and as band the range across seeds (two seeds or
-    more) or the Wilson interval over problems (one seed)."""
-    runs = seeds.group_by("run", "benchmark", "step").agg(
-        *([pl.col("measure").first()] if "measure" in seeds.columns else []),
-        seeds=pl.len(),
-        problems=pl.col("problems").min(),
-        # answers behind the mean: problems x samples per problem x seeds (scores: problems)
-        answers=(pl.col("problems") * pl.col("k").fill_null(1)).sum(),
-        accuracy=pl.col("accuracy").mean(),
-        seed_lo=pl.col("accuracy").min(),
-        seed_hi=pl.col("accuracy").max(),
-        lo=pl.col("lo").first(),
-        hi=pl.col("hi").first(),
-    )
-    several = pl.col("seeds") > 1
-    over_problems = pl.lit("Wilson 95% over problems")
-    if "measure" in seeds.columns:  # a mean reward's band is the problem bootstrap's
-        bootstrap = pl.lit("problem bootstrap 95% (mean reward)")
-        over_problems = pl.when(pl.col("measure") == "mean reward").then(bootstrap)
-        over_problems = over_problems.otherwise(pl.lit("Wilson 95% over problems"))
-    return (
-        runs.sort("run", "benchmark", "step", nulls_last=True)
-        .with_columns(
-            kind=pl.lit("mean"),
-            lo=pl.when(several).then("seed_lo").otherwise("lo"),
-            hi=pl.when(several).then("seed_hi").otherwise("hi"),
-            band=pl.when(several)
-            .then(pl.format("range across {} seeds", "seeds"))
-            .when(pl.col("lo").is_not_null())
-            .then(over_problems)
-            .otherwise(pl.lit("no interval: benchmark size unknown")),
-        )
-        .drop("seed_lo", "seed_hi")
-    )
-
-
 # ---- differences --------------------------------------------------------------------------------
 
 
@@ -323,11 +258,11 @@ def compare(
     if mixed:
         run = sorted(mixed)[0]
         raise DataError(first_path[run], f"seeds of one kind (per-sample or scores) in run {run!r}")
-    seeds = _seed_curves(per_problem, scores)
+    seeds = seed_curves.seed_curves(per_problem, scores)
     missing = [n for n in names if seeds.filter(pl.col("run") == n).height == 0]
     if missing:
         raise DataError(first_path[missing[0]], "at least one benchmark with a value in the run")
-    means = _mean_curves(seeds)
+    means = seed_curves.mean_curves(seeds)
     curves = pl.concat([seeds, means], how="diagonal_relaxed").sort(
         "kind", "run", "benchmark", "step", "seed", nulls_last=True
     )

@@ -335,10 +335,10 @@ def paired_t_problems_needed(
     difference: float,
     sd: float,
     *,
-    seeds: int = 1,
-    seed_sd: float = 0.0,
     alpha: float = 0.05,
     power: float = 0.8,
+    seeds: int = 1,
+    seed_sd: float = 0.0,
 ) -> int | None:
     """How many problems the paired t test needs to detect `difference` with `power`, when
     per-problem differences have standard deviation `sd` (`paired_t_power`, searched over N);
@@ -348,13 +348,8 @@ def paired_t_problems_needed(
     Parameters
     ----------
     difference : float
-        The difference to detect.
-    sd : float
-        Standard deviation of the per-problem differences.
-    seeds, seed_sd : int, float
-        Training seeds per run and their standard deviation.
-    alpha, power : float
-        Two-sided level and power.
+        The difference to detect; `sd`, `alpha`, `power`, `seeds` and `seed_sd` as in
+        `paired_t_detectable_difference`.
 
     Returns
     -------

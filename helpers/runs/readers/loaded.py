@@ -1,0 +1,93 @@
+"""What a reader returns: one run's logs in one shape (`Loaded`), whatever wrote them, and the
+step a path names (checkpoint-120/, Exp2_120/)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from helpers.errors import DataError
+
+# checkpoint-120, ckpt_120, global_step120, step=120, iter_120; Exp2_120 (an experiment number,
+# then the step)
+STEP_PATTERN = r"(?i)^(?:.*[^a-z])?(?:checkpoint|ckpt|global_step|step|iter|iteration)[-_=]?(\d+)$"
+
+EXP_PATTERN = r"(?i)^exp\d*[-_](\d+)$"
+
+SCORE_COLUMNS = {
+    "step": pl.Int64,
+    "benchmark": pl.String,
+    "score": pl.Float64,
+    "problems": pl.Int64,
+    "k": pl.Int64,
+}
+
+PER_SAMPLE = ("samples", "qwen-math", "lm-eval", "lighteval-details", "inspect")
+
+
+@dataclass
+class Loaded:
+    """What one input holds: `samples` (lazy; SAMPLE_COLUMNS, step null where the log has
+    none; `level` too where the log gives one), `scores` (SCORE_COLUMNS: a score as a
+    fraction, the problems it counts where known, k samples per problem where the log says),
+    `tokens` (step, benchmark or null for every benchmark, tokens) or `models` (a scores
+    table: one row per model). `notes` say what was recognised and what was left out, for
+    `python -m helpers inspect`."""
+
+    path: Path
+    format: str
+    samples: pl.LazyFrame | None = None
+    scores: pl.DataFrame | None = None
+    tokens: pl.DataFrame | None = None
+    models: pl.DataFrame | None = None
+    notes: list[str] = field(default_factory=list)
+    order: list[str] = field(default_factory=list)  # benchmarks in the log's own order
+    kind: str = "validation"  # or "training score": what `scores` measure
+    # per-sample files that hold problem texts: (path, format, step, benchmark), read only
+    # when asked (`problem_texts.read_texts`), so that plotting a run never pays for its text
+    texts: list[tuple[Path, str, int | None, str]] = field(default_factory=list)
+    run: str | None = None  # the run's name in a tracker's store (`load_runs`, PATH#RUN)
+    unread: str | None = None  # why this run of a store of several could not be read
+
+
+def step_from_path(
+    parts: list[str], pattern: str | None = None, path: Path | None = None
+) -> int | None:
+    """The training step named by a path part (nearest first), e.g. `checkpoint-120` or
+    `Exp2_120`; `pattern` (one group: the step) replaces the default patterns. A step past
+    what a 64-bit integer holds is a DataError naming `path`."""
+    patterns = [pattern] if pattern else [STEP_PATTERN, EXP_PATTERN]
+    for part in parts:
+        for p in patterns:
+            m = re.search(p, part)
+            if m:
+                if not m.group(1).isdigit() or int(m.group(1)) >= 2**63:
+                    raise DataError(
+                        path or part,
+                        "a step from 0 to 2**63 - 1 in the folder name",
+                        column="path",
+                        got=m.group(1),
+                    )
+                return int(m.group(1))
+    return None
+
+
+def check_step_pattern(pattern: str | None) -> None:
+    """A --step-from-path pattern must compile and hold one group (the step)."""
+    if pattern is None:
+        return
+    try:
+        groups = re.compile(pattern).groups
+    except re.error as e:
+        raise DataError(
+            "--step-from-path", "a regular expression", got=f"{pattern} ({e})"
+        ) from None
+    if groups != 1:
+        raise DataError(
+            "--step-from-path",
+            "a regular expression with one group, the step (e.g. 'epoch(\\d+)')",
+            got=pattern,
+        )

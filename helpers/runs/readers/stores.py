@@ -1,0 +1,165 @@
+"""The runs in a tracker's store (a W&B folder, a TensorBoard log dir, an MLflow store, a trackio
+project): listed once, named (`PATH#RUN` picks one), each read into a `Loaded` when asked."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from helpers.errors import DataError
+from helpers.runs.readers import mlflow_sqlite, mlflow_store, tfevents, trackio_store, wandb_store
+from helpers.runs.readers._common import files_in
+from helpers.runs.readers.detect import FORMATS
+from helpers.runs.readers.files import metric_log
+from helpers.runs.readers.loaded import Loaded
+
+STORES = ("mlflow", "mlflow-sqlite", "trackio", "wandb-run")  # and a folder of event files
+
+_NO_ROWS = pl.DataFrame(schema={"step": pl.Int64, "__line": pl.Int64})
+
+_memo: dict | None = None
+
+
+@dataclass
+class _Stored:
+    """One run in a tracker's store: its name, what else `PATH#RUN` may call it (its id,
+    its folder), and its rows and notes, read when first asked."""
+
+    name: str
+    aliases: tuple[str, ...]
+    read: Callable[[], tuple[pl.DataFrame, list[str]]]
+    _rows: tuple[pl.DataFrame, list[str]] | None = None
+
+    def rows(self) -> tuple[pl.DataFrame, list[str]]:
+        if self._rows is None:
+            self._rows = self.read()
+        return self._rows
+
+
+@contextmanager
+def remembering() -> Iterator[None]:
+    """Within this block each store is read once, however many of its runs are loaded (a
+    comparison loads a store's runs one by one as PATH#RUN); outside it nothing is kept, so
+    a run that goes on logging is read anew."""
+    global _memo
+    outer = _memo
+    _memo = {} if outer is None else outer
+    try:
+        yield
+    finally:
+        _memo = outer
+
+
+def _stored(path: Path, kind: str) -> list[_Stored]:
+    """The runs in a tracker's store that logged anything, each with a name unique in it (a
+    name two runs share gets the run's id)."""
+    key = (str(path.resolve()), kind)
+    if _memo is not None and key in _memo:
+        return _memo[key]
+    found: list[tuple[str, tuple[str, ...], Callable]] = []
+    if kind in ("mlflow", "mlflow-sqlite"):
+        store = mlflow_store if kind == "mlflow" else mlflow_sqlite
+        for root, table, said in store.tables(path):
+            found.append((root.name, (root.run_id,), lambda t=table, s=said: (t, s)))
+    elif kind == "trackio":
+        for name, run_id, table, said in trackio_store.tables(path):
+            found.append((name, (run_id,), lambda t=table, s=said: (t, s)))
+    elif kind == "wandb-run":
+        for name, run_id, files in wandb_store.runs(path):
+            folders = tuple(dict.fromkeys(f.parent.name for f in files))
+            read = lambda f=files: wandb_store.wide(path, f)  # noqa: E731
+            found.append((name or folders[-1], (run_id, *folders), read))
+    else:  # a folder of TensorBoard event files: a run per folder that holds scalars
+        for folder, files in tfevents.runs(path):
+            table = tfevents.wide(folder, files)
+            if table.height:
+                name = folder.relative_to(path).as_posix() if folder != path else folder.name
+                found.append((name, (), lambda t=table: (t, [])))
+    counts: dict[str, int] = {}
+    for name, _, _ in found:
+        counts[name] = counts.get(name, 0) + 1
+    stored = [
+        _Stored(
+            name if counts[name] == 1 or not aliases else f"{name} ({aliases[0][:8]})",
+            (name, *aliases),
+            read,
+        )
+        for name, aliases, read in found
+    ]
+    if _memo is not None:
+        _memo[key] = stored
+    return stored
+
+
+def run_named(path: Path) -> tuple[Path, str | None]:
+    """`PATH#RUN`: one run of a store of several, by its name or id. A path that exists as
+    given is never split."""
+    text = str(path)
+    if "#" not in text or path.exists():
+        return path, None
+    store, _, run = text.rpartition("#")
+    return Path(store), run
+
+
+def _pick(path: Path, stored: list[_Stored], chosen: str) -> _Stored:
+    exact = [s for s in stored if s.name == chosen]
+    picked = exact or [s for s in stored if chosen in s.aliases]
+    if len(picked) == 1:
+        return picked[0]
+    names = [s.name for s in stored]
+    said = "several runs have that name; give one of" if picked else "a run named so among"
+    raise DataError(
+        path,
+        f"the run {chosen!r} of PATH#RUN; {said} {', '.join(names[:6])}"
+        + (" ..." if len(names) > 6 else ""),
+    )
+
+
+def from_store(
+    path: Path, kind: str, options: dict, chosen: str | None, every: bool
+) -> list[Loaded]:
+    """The runs of a tracker's store: the one `chosen` (PATH#RUN), else every run (`every`),
+    else its one run (several are an error naming them)."""
+    stored = _stored(path, kind)
+    if chosen is not None:
+        stored = [_pick(path, stored, chosen)]
+    elif len(stored) > 1 and not every:
+        names = [s.name for s in stored]
+        raise DataError(
+            path,
+            f"one run; the store holds {len(stored)} runs ({', '.join(names[:4])}"
+            f"{' ...' if len(names) > 4 else ''}): give one as PATH#RUN (plot, compare and "
+            "inspect take them all)",
+        )
+    if not stored and kind in ("mlflow-sqlite", "trackio"):
+        raise DataError(path, "a run that logged metrics; the database holds none")
+    runs: list[Loaded] = []
+    errors: list[DataError] = []
+    for s in stored or [_Stored("", (), lambda: (_NO_ROWS, []))]:
+        rows, said = s.rows()
+        try:
+            loaded = metric_log(path, kind, options, rows)
+        except DataError as e:
+            if len(stored) < 2:
+                raise
+            errors.append(e)
+            loaded = Loaded(path, kind, unread=str(e))
+        loaded.notes[:0] = [FORMATS[kind], *said]
+        loaded.run = s.name or None
+        runs.append(loaded)
+    if errors and len(errors) == len(runs):
+        raise errors[0]
+    if kind == "tensorboard":
+        others = files_in(path, (".parquet", ".json", ".jsonl", ".csv"))[0]
+        if others:
+            for loaded in runs:
+                loaded.notes.append(
+                    f"left out {len(others)} other log file(s) in the folder (read them on "
+                    f"their own): {', '.join(str(f.relative_to(path)) for f in others[:2])}"
+                    + (" ..." if len(others) > 2 else "")
+                )
+    return runs
