@@ -1,5 +1,5 @@
 """The logs verl and prime-rl write themselves (`readers.framework_logs`), and the key names of
-verl, OpenRLHF, NeMo-RL and prime-rl (`readers.metrics.CONVENTIONS`, issue 23 item 2).
+verl, OpenRLHF, NeMo-RL and prime-rl (`readers.metric_columns.CONVENTIONS`, issue 23 item 2).
 
 Neither framework's writer can run here: importing verl.utils.tracking or verl.utils.logger
 imports verl/__init__.py, which imports torch (verl.protocol), and prime-rl's FileMonitor

@@ -24,7 +24,7 @@ from helpers.runs.readers._common import (
     read_document,
     regular_file,
 )
-from helpers.runs.readers.metrics import CONVENTIONS, STEP_NAMES, recognise
+from helpers.runs.readers.metric_columns import CONVENTIONS, STEP_NAMES, recognise
 from helpers.runs.readers.tables import SAMPLE_COLUMNS
 
 # what each format is, for messages and for `python -m helpers inspect`

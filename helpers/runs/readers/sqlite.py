@@ -27,6 +27,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from helpers.errors import DataError
+from helpers.runs.readers.magic import starts_with
 
 HEADER = b"SQLite format 3\x00"
 LOCK_WAIT = 2.0  # seconds to wait for a writer's lock before saying the database is locked
@@ -37,13 +38,7 @@ TRACKIO_METRICS = {"run_name", "step"}  # the JSON column is checked when read
 
 def is_sqlite(path: Path) -> bool:
     """An SQLite database by content: its first 16 bytes are 'SQLite format 3' and a NUL."""
-    if not path.is_file():
-        return False
-    try:
-        with path.open("rb") as handle:
-            return handle.read(len(HEADER)) == HEADER
-    except OSError:
-        return False
+    return starts_with(path, HEADER)
 
 
 def _uri(path: Path, how: str) -> str:

@@ -2,17 +2,8 @@
 `wandb/offline-run-<time>-<id>/`, or a `wandb/` folder holding them), read without wandb.
 
 The history is in `run-<id>.wandb`, W&B's transaction log (since wandb 0.31 an offline run
-keeps its history, config and summary nowhere else). The framing, as wandb 0.31's
-`core/pkg/leveldb/record.go` and `core/internal/transactionlog/` write it:
-
-    header  ':W&B', 0xBEE1 (uint16, little-endian), version 0: the file's first 7 bytes
-    blocks  of 32 KiB from the start of the file (the header takes the first block's first
-            7 bytes); a chunk never crosses a block's end, and fewer than 7 bytes left at a
-            block's end are zero padding
-    chunk   CRC-32 (IEEE, the zlib one, unmasked) of the type byte and the data (uint32,
-            little-endian), data length (uint16), type (1 a whole record, 2 first, 3 middle,
-            4 last chunk of one), data
-    record  the data of its chunks: one `Record` protocol buffer (wandb/proto/wandb_internal.proto)
+keeps its history, config and summary nowhere else): its records are framed as `wandb_log`
+reads them, each one `Record` protocol buffer (wandb/proto/wandb_internal.proto).
 
 Only the fields read here are decoded; the rest is skipped by wire type, so no protobuf
 package is needed:
@@ -35,7 +26,6 @@ from __future__ import annotations
 
 import json
 import struct
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,108 +34,13 @@ import polars as pl
 
 from helpers.errors import DataError
 from helpers.runs.readers import framework_logs
-from helpers.runs.readers._common import files_in, regular_file
+from helpers.runs.readers._common import files_in
 from helpers.runs.readers.protobuf import fields, varint
+from helpers.runs.readers.wandb_log import BLOCK as BLOCK  # re-exported: the tests' block size
+from helpers.runs.readers.wandb_log import Records, is_wandb_file
 
 SUFFIX = ".wandb"
-HEADER = b":W&B" + struct.pack("<H", 0xBEE1)  # then the version byte
-VERSION = 0
-BLOCK = 32 * 1024
-CHUNK = 7  # a chunk's header: checksum, length, type
-FULL, FIRST, MIDDLE, LAST = 1, 2, 3, 4
 CONSOLE_LINE_LIMIT = 4096  # W&B cuts a console line at this many characters
-
-
-def is_wandb_file(path: Path) -> bool:
-    """A W&B transaction log by content: its first bytes are ':W&B' and W&B's magic number."""
-    if not path.is_file():  # a pipe or a device would block
-        return False
-    try:
-        with path.open("rb") as handle:
-            return handle.read(len(HEADER)) == HEADER
-    except OSError:
-        return False
-
-
-class Records:
-    """The CRC-checked records of one .wandb file, as (record number from 1, byte offset,
-    data). A record cut short at the end (a run killed, or still writing) ends the reading
-    and is counted in `unread` (bytes); a checksum that does not match, or chunks out of
-    order, is a DataError naming the record and its offset."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.unread = 0  # bytes at the end that hold no complete record
-        self.count = 0
-
-    def _error(self, what: str, offset: int, number: int | None = None) -> DataError:
-        number = self.count + 1 if number is None else number
-        return DataError(
-            self.path, f"{what} (record {number}, at byte {offset:,}; the file is damaged there)"
-        )
-
-    def __iter__(self) -> Iterator[tuple[int, int, bytes]]:
-        regular_file(self.path)
-        size = self.path.stat().st_size
-        with self.path.open("rb") as handle:
-            block = handle.read(BLOCK)
-            if block[: len(HEADER)] != HEADER or len(block) < len(HEADER) + 1:
-                raise DataError(self.path, "a W&B transaction log (starting ':W&B')", row=1)
-            if block[len(HEADER)] != VERSION:
-                raise DataError(
-                    self.path,
-                    f"a W&B transaction log of version {VERSION}",
-                    got=f"version {block[len(HEADER)]}",
-                )
-            start, at = 0, len(HEADER) + 1  # the block's offset in the file; where in it
-            parts: list[bytes] = []
-            first = 0  # offset of the record being gathered
-            while True:
-                if at + CHUNK > len(block):  # padding, or the end of the file
-                    if len(block) < BLOCK:
-                        if at < len(block) and any(block[at:]):
-                            self.unread = size - (first if parts else start + at)
-                        elif parts:
-                            self.unread = size - first
-                        return
-                    start += len(block)
-                    block, at = handle.read(BLOCK), 0
-                    if not block:
-                        self.unread = size - first if parts else 0
-                        return
-                    continue
-                crc, length, kind = struct.unpack_from("<IHB", block, at)
-                offset = start + at
-                if crc == 0 and length == 0 and kind == 0:
-                    if not parts:  # a zeroed block's remainder, which W&B's reader skips
-                        at = len(block)
-                        continue
-                    if len(block) < BLOCK and not any(block[at:]):  # zeros where a killed
-                        self.unread = size - first  # run's last record was to be written
-                        return
-                end = at + CHUNK + length
-                if end > BLOCK:
-                    raise self._error("a W&B chunk that ends within its 32 KiB block", offset)
-                if end > len(block):  # the file ends inside this chunk
-                    self.unread = size - (first if parts else offset)
-                    return
-                if zlib.crc32(block[at + CHUNK - 1 : end]) != crc:
-                    raise self._error("a W&B record matching its checksum", offset)
-                data = block[at + CHUNK : end]
-                at = end
-                if kind == FULL and not parts:
-                    self.count += 1
-                    yield self.count, offset, data
-                elif kind == FIRST and not parts:
-                    first, parts = offset, [data]
-                elif kind in (MIDDLE, LAST) and parts:
-                    parts.append(data)
-                    if kind == LAST:
-                        self.count += 1
-                        yield self.count, first, b"".join(parts)
-                        parts = []
-                else:
-                    raise self._error(f"W&B chunks in order (a chunk of type {kind} here)", offset)
 
 
 # ---- protocol buffers: only the fields named in the module's docstring ---------------------------
@@ -280,7 +175,7 @@ def scan(path: Path, history: History | None = None, *, quick: bool = False) -> 
                     _changes(v, run.summary)
         except (ValueError, IndexError, struct.error):
             what = "a W&B record holding a Record protocol buffer"
-            raise records._error(what, offset, number) from None
+            raise records.error(what, offset, number) from None
     run.unread = records.unread
     return run
 

@@ -1,0 +1,118 @@
+"""The framing of W&B's transaction log (`run-<id>.wandb`), read without wandb: the records
+of the file, each checked against its CRC. As wandb 0.31's `core/pkg/leveldb/record.go` and
+`core/internal/transactionlog/` write it:
+
+    header  ':W&B', 0xBEE1 (uint16, little-endian), version 0: the file's first 7 bytes
+    blocks  of 32 KiB from the start of the file (the header takes the first block's first
+            7 bytes); a chunk never crosses a block's end, and fewer than 7 bytes left at a
+            block's end are zero padding
+    chunk   CRC-32 (IEEE, the zlib one, unmasked) of the type byte and the data (uint32,
+            little-endian), data length (uint16), type (1 a whole record, 2 first, 3 middle,
+            4 last chunk of one), data
+    record  the data of its chunks: one `Record` protocol buffer (wandb/proto/wandb_internal.proto),
+            decoded by `wandb_store`
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+
+from helpers.errors import DataError
+from helpers.runs.readers._common import regular_file
+from helpers.runs.readers.magic import starts_with
+
+HEADER = b":W&B" + struct.pack("<H", 0xBEE1)  # then the version byte
+VERSION = 0
+BLOCK = 32 * 1024
+CHUNK = 7  # a chunk's header: checksum, length, type
+FULL, FIRST, MIDDLE, LAST = 1, 2, 3, 4
+
+
+def is_wandb_file(path: Path) -> bool:
+    """A W&B transaction log by content: its first bytes are ':W&B' and W&B's magic number."""
+    return starts_with(path, HEADER)
+
+
+class Records:
+    """The CRC-checked records of one .wandb file, as (record number from 1, byte offset,
+    data). A record cut short at the end (a run killed, or still writing) ends the reading
+    and is counted in `unread` (bytes); a checksum that does not match, or chunks out of
+    order, is a DataError naming the record and its offset."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.unread = 0  # bytes at the end that hold no complete record
+        self.count = 0
+
+    def error(self, what: str, offset: int, number: int | None = None) -> DataError:
+        """A DataError naming the damaged record (the one being read unless `number`)."""
+        number = self.count + 1 if number is None else number
+        return DataError(
+            self.path, f"{what} (record {number}, at byte {offset:,}; the file is damaged there)"
+        )
+
+    def __iter__(self) -> Iterator[tuple[int, int, bytes]]:
+        regular_file(self.path)
+        size = self.path.stat().st_size
+        with self.path.open("rb") as handle:
+            block = handle.read(BLOCK)
+            if block[: len(HEADER)] != HEADER or len(block) < len(HEADER) + 1:
+                raise DataError(self.path, "a W&B transaction log (starting ':W&B')", row=1)
+            if block[len(HEADER)] != VERSION:
+                raise DataError(
+                    self.path,
+                    f"a W&B transaction log of version {VERSION}",
+                    got=f"version {block[len(HEADER)]}",
+                )
+            start, at = 0, len(HEADER) + 1  # the block's offset in the file; where in it
+            parts: list[bytes] = []
+            first = 0  # offset of the record being gathered
+            while True:
+                if at + CHUNK > len(block):  # padding, or the end of the file
+                    if len(block) < BLOCK:
+                        if at < len(block) and any(block[at:]):
+                            self.unread = size - (first if parts else start + at)
+                        elif parts:
+                            self.unread = size - first
+                        return
+                    start += len(block)
+                    block, at = handle.read(BLOCK), 0
+                    if not block:
+                        self.unread = size - first if parts else 0
+                        return
+                    continue
+                crc, length, kind = struct.unpack_from("<IHB", block, at)
+                offset = start + at
+                if crc == 0 and length == 0 and kind == 0:
+                    if not parts:  # a zeroed block's remainder, which W&B's reader skips
+                        at = len(block)
+                        continue
+                    if len(block) < BLOCK and not any(block[at:]):  # zeros where a killed
+                        self.unread = size - first  # run's last record was to be written
+                        return
+                end = at + CHUNK + length
+                if end > BLOCK:
+                    raise self.error("a W&B chunk that ends within its 32 KiB block", offset)
+                if end > len(block):  # the file ends inside this chunk
+                    self.unread = size - (first if parts else offset)
+                    return
+                if zlib.crc32(block[at + CHUNK - 1 : end]) != crc:
+                    raise self.error("a W&B record matching its checksum", offset)
+                data = block[at + CHUNK : end]
+                at = end
+                if kind == FULL and not parts:
+                    self.count += 1
+                    yield self.count, offset, data
+                elif kind == FIRST and not parts:
+                    first, parts = offset, [data]
+                elif kind in (MIDDLE, LAST) and parts:
+                    parts.append(data)
+                    if kind == LAST:
+                        self.count += 1
+                        yield self.count, first, b"".join(parts)
+                        parts = []
+                else:
+                    raise self.error(f"W&B chunks in order (a chunk of type {kind} here)", offset)
