@@ -1,25 +1,13 @@
-"""What the figure charts share: panel size, titles, reading-step tooltips, described domains,
-index axes."""
+"""What the figure charts share: panel size, titles, described domains, index axes (their
+tooltip lines are in `_tooltips`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 import altair as alt
-import polars as pl
-
-from helpers import data
 
 PANEL_W, PANEL_H = 380, 300
-
-
-def reading(resource: str, *columns: str) -> pl.Expr:
-    """A tooltip line saying how finely the description reads each column (its readingStep)."""
-    parts = []
-    for column in columns:
-        f = data.field(resource, column)
-        parts.append(f"{column.replace('_', ' ')} to the nearest {f['readingStep']} {f['unit']}")
-    return pl.lit("read " + "; ".join(parts))
 
 
 def domain(described: Sequence[float], values: Sequence[float], pad: float) -> list[float]:
@@ -40,22 +28,6 @@ def index_axis(categories: Sequence[str], title: str, pad: float) -> tuple[alt.X
         .axis(values=list(range(len(categories))), labelExpr=expr, grid=False)
     )
     return x, domain
-
-
-def tip(shorthand: str, title: str, fmt: str | None = None) -> alt.Tooltip:
-    """One tooltip line, titled in words with its unit (a reader hovering sees "Model size (B)",
-    never the column name `model_size`)."""
-    line = alt.Tooltip(shorthand).title(title)
-    return line.format(fmt) if fmt else line
-
-
-def with_interval(field: str, fmt: str, title: str) -> list[alt.Tooltip]:
-    """Tooltip lines for a value and its 95% interval (`lo`, `hi`), in one number format."""
-    return [
-        tip(f"{field}:Q", title, fmt),
-        tip("lo:Q", "95% interval, low", fmt),
-        tip("hi:Q", "95% interval, high", fmt),
-    ]
 
 
 def heading(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import altair as alt
 import polars as pl
 
-from helpers.charts._common import tip, with_interval
+from helpers.charts._tooltips import tip, with_interval
 from helpers.figures.across_papers import KINDS, ByPaper
 from helpers.render.theme import PAPER_COLOURS
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import altair as alt
 import polars as pl
 
-from helpers.charts._common import tip, with_interval
+from helpers.charts._tooltips import tip, with_interval
 from helpers.render.theme import COLOURS, RUN_COLOURS
 
 # A difference of accuracies is in percentage points: "+28%" would read as a relative gain.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import altair as alt
 import polars as pl
 
-from helpers.charts._common import tip
+from helpers.charts._tooltips import tip
 from helpers.render.theme import RUN_COLOURS
 
 SUBTITLE = [

@@ -6,7 +6,8 @@ import altair as alt
 import polars as pl
 
 from helpers import data
-from helpers.charts._common import domain, heading, reading, tip
+from helpers.charts._common import domain, heading
+from helpers.charts._tooltips import HOW_READ, reading, tip
 from helpers.figures.grpo_vs_mel import MethodCurves
 from helpers.render.theme import COLOURS
 
@@ -131,7 +132,7 @@ def grpo_vs_mel(curves: MethodCurves, *, smoothed: pl.DataFrame | None = None) -
                 tip("method:N", "Method"),
                 tip("step:Q", "Step"),
                 tip("score:Q", "Score", ".2f"),
-                tip("reading:N", "How it was read"),
+                HOW_READ,
             ],
         )
         .properties(name="points")

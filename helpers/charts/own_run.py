@@ -8,8 +8,8 @@ from collections.abc import Sequence
 import altair as alt
 import polars as pl
 
-from helpers.charts._common import tip, with_interval
-from helpers.charts.training_dynamics import CURVE_COLUMNS, PANEL_SPACING, panel_width
+from helpers.charts._tooltips import tip, with_interval
+from helpers.charts.training_dynamics import PANEL_SPACING, curve_tips, panel_width, tidy_curves
 from helpers.render.theme import COLOURS
 
 
@@ -119,10 +119,10 @@ def run_grid(
     *,
     title: str,
     subtitle: str | list[str] = "",
-    columns: int = 4,
-    order: Sequence[str] | None = None,
     x_title: str = "Step",
     y_title: str = "Accuracy",
+    columns: int = 4,
+    order: Sequence[str] | None = None,
     points: bool = True,
 ) -> alt.ConcatChart:
     """A run's curves as aligned small multiples: per benchmark, accuracy above (its 95% band
@@ -133,14 +133,12 @@ def run_grid(
     Accuracy is stored as a fraction and shown in percent (`y_title` "Accuracy"); another
     score (a training reward) is shown as logged. Only layers with rows are drawn.
     """
-    missing = set(CURVE_COLUMNS) - set(curves.columns)
-    if missing:
-        raise ValueError(f"curves lacks columns {sorted(missing)}")
+    curves = tidy_curves(curves)
     names = list(order) if order is not None else curves["benchmark"].unique(maintain_order=True)
     names = [n for n in names if n in set(curves["benchmark"])]
     # panels picked by number, never by name: a name from someone's log (a quote, a line
     # separator) must not end up inside a Vega expression
-    data = curves.select(pl.col(c).cast(t) for c, t in CURVE_COLUMNS.items()).with_columns(
+    data = curves.with_columns(
         panel=pl.col("benchmark").replace_strict(names, list(range(len(names))), default=-1)
     )
     steps = data["iteration"].drop_nulls()
@@ -154,7 +152,7 @@ def run_grid(
     blue, orange = COLOURS["accuracy"], COLOURS["token length"]
     marker = alt.OverlayMarkDef(filled=True, size=24, color=blue) if points else False
     length_marker = alt.OverlayMarkDef(filled=True, size=24, color=orange)
-    tips = [tip("benchmark:N", "Benchmark"), tip("iteration:Q", x_title)]
+    tips = curve_tips(x_title)
     units = []
     for i, name in enumerate(names):
         rows = data.filter(pl.col("panel") == i)

@@ -6,7 +6,8 @@ import altair as alt
 import polars as pl
 
 from helpers import data
-from helpers.charts._common import PANEL_H, PANEL_W, domain, heading, index_axis, reading, tip
+from helpers.charts._common import PANEL_H, PANEL_W, domain, heading, index_axis
+from helpers.charts._tooltips import HOW_READ, PERCENT_ACCURACY, reading, tip
 from helpers.charts.labels import Axis, text_layers, with_label_positions
 from helpers.charts.step_dpo_sizing import MARKER_SHAPES
 from helpers.render.theme import COLOURS, DESCRIBED
@@ -37,9 +38,9 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
     tooltip = [
         tip("series:N", "Series"),
         tip("x_label:N", "Training data"),
-        tip("accuracy:Q", "Accuracy (%)", ".1f"),
+        PERCENT_ACCURACY,
         tip("status:N", "Status"),
-        tip("reading:N", "How it was read"),
+        HOW_READ,
     ]
 
     # left panel

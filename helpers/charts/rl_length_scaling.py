@@ -6,7 +6,8 @@ import altair as alt
 import polars as pl
 
 from helpers import data
-from helpers.charts._common import PANEL_H, PANEL_W, domain, heading, reading, tip
+from helpers.charts._common import PANEL_H, PANEL_W, domain, heading
+from helpers.charts._tooltips import HOW_READ, PERCENT_ACCURACY, reading, tip
 from helpers.charts.labels import Axis, text_layers, with_label_positions
 from helpers.render.theme import COLOURS
 
@@ -50,7 +51,7 @@ def _point_tips() -> list[alt.Tooltip]:
     return [
         tip("model:N", "Model"),
         tip("token_length:Q", "Response length (tokens)", ",.0f"),
-        tip("accuracy:Q", "Accuracy (%)", ".1f"),
+        PERCENT_ACCURACY,
     ]
 
 
@@ -99,7 +100,7 @@ def rl_length_scaling_panel(
             x=x,
             y=y,
             color=colour,
-            tooltip=[*_point_tips(), tip("reading:N", "How it was read")],
+            tooltip=[*_point_tips(), HOW_READ],
         )
         .properties(name="points")
     )

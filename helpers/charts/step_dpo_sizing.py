@@ -6,7 +6,8 @@ import altair as alt
 import polars as pl
 
 from helpers import data
-from helpers.charts._common import domain, heading, index_axis, reading, tip
+from helpers.charts._common import domain, heading, index_axis
+from helpers.charts._tooltips import HOW_READ, PERCENT_ACCURACY, reading, tip
 from helpers.charts.labels import Axis, text_layers, with_label_positions
 from helpers.render.theme import COLOURS, DESCRIBED
 
@@ -60,8 +61,8 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
         tooltip=[
             tip("model:N", "Model"),
             tip("model_size:N", "Model size"),
-            tip("accuracy:Q", "Accuracy (%)", ".1f"),
-            tip("reading:N", "How it was read"),
+            PERCENT_ACCURACY,
+            HOW_READ,
             tip("colour:N", "Colour (as described)"),
             tip("marker:N", "Marker (as described)"),
             tip("annotation:N", "Marked with (as described)"),
@@ -71,7 +72,7 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
     rule_base = alt.Chart(rules.with_columns(left=pl.lit(xdom[0] + 0.05)))
     baselines = rule_base.mark_rule(strokeDash=[6, 4], color="#666666").encode(
         y=alt.Y("accuracy:Q").scale(domain=ydom),
-        tooltip=[tip("model:N", "Baseline"), tip("accuracy:Q", "Accuracy (%)", ".1f")],
+        tooltip=[tip("model:N", "Baseline"), PERCENT_ACCURACY],
     )
     baseline_labels = rule_base.mark_text(align="left", dy=-7, color="#444444").encode(
         x=alt.X("left:Q").scale(domain=xdom), y=alt.Y("accuracy:Q"), text="model:N"

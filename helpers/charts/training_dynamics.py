@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import altair as alt
 import polars as pl
 
-from helpers.charts._common import tip, with_interval
+from helpers.charts._tooltips import tip, with_interval
 from helpers.charts.labels import Axis, text_layers, with_label_positions
 from helpers.render.theme import COLOURS
 
@@ -40,6 +40,20 @@ def panel_width(columns: int, *, two_axes: bool = False) -> int:
     return max(60, min(190, room // max(columns, 1) - AXES_WIDTH[two_axes]))
 
 
+def tidy_curves(curves: pl.DataFrame) -> pl.DataFrame:
+    """`curves` as the grids draw them: the CURVE_COLUMNS, cast to their types (a ValueError
+    names the columns missing)."""
+    missing = set(CURVE_COLUMNS) - set(curves.columns)
+    if missing:
+        raise ValueError(f"curves lacks columns {sorted(missing)}")
+    return curves.select(pl.col(c).cast(t) for c, t in CURVE_COLUMNS.items())
+
+
+def curve_tips(x_title: str) -> list[alt.Tooltip]:
+    """The first tooltip lines of a point on a curve: its benchmark and its step."""
+    return [tip("benchmark:N", "Benchmark"), tip("iteration:Q", x_title)]
+
+
 def training_dynamics(
     curves: pl.DataFrame,
     *,
@@ -66,10 +80,7 @@ def training_dynamics(
     Panels are `width` px wide; by default as wide as lets `columns` of them fit a notebook's
     output area (FIT_WIDTH). The x axis spans the data's steps in every panel, so panels line up.
     """
-    missing = set(CURVE_COLUMNS) - set(curves.columns)
-    if missing:
-        raise ValueError(f"curves lacks columns {sorted(missing)}")
-    curves = curves.select(pl.col(c).cast(t) for c, t in CURVE_COLUMNS.items())
+    curves = tidy_curves(curves)
     blue, orange = COLOURS["accuracy"], COLOURS["token length"]
     has_tokens = bool((curves["metric"] == "token length").any())
     # the legend names the series as the description does, and with two y-axes which is which
@@ -127,11 +138,7 @@ def training_dynamics(
             y=alt.Y("value:Q").title(accuracy_title).scale(acc_scale).axis(**accuracy_axis),
             color=colour,
             shape=shape,
-            tooltip=[
-                tip("benchmark:N", "Benchmark"),
-                tip("iteration:Q", x_title),
-                *with_interval("value", ".3f", y_title),
-            ],
+            tooltip=[*curve_tips(x_title), *with_interval("value", ".3f", y_title)],
         )
     )
     tokens = (
@@ -144,11 +151,7 @@ def training_dynamics(
             .axis(orient="right", labelColor=orange, format="~s", labelExpr=K_LABELS),
             color=colour,
             shape=shape,
-            tooltip=[
-                tip("benchmark:N", "Benchmark"),
-                tip("iteration:Q", x_title),
-                tip("value:Q", series[1], ",.0f"),
-            ],
+            tooltip=[*curve_tips(x_title), tip("value:Q", series[1], ",.0f")],
         )
     )
     has_band = bool(curves["lo"].is_not_null().any())
