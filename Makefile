@@ -4,6 +4,10 @@ VENV := .venv
 PY := $(VENV)/bin/python
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
 STAMP := $(VENV)/.installed
+# trackio pins Pillow below 13 (this project uses 13): the tests write trackio's database through
+# trackio's own API from an environment of its own
+TRACKIO_VENV := .venv-trackio
+TRACKIO := trackio==0.43.*
 
 # Debian packages: Liberation fonts (charts name them, so PNGs are the same on every machine),
 # chromium (browser tests), iproute2 (the offline-execution test), Java 17 (local Spark for the
@@ -31,12 +35,14 @@ system:
 		fi; \
 	fi
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml Makefile
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python >= 3.11 is needed; set PYTHON=/path/to/python3.11")'
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[lab,test,spark,trackers]'
 	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name 'Python 3 (reasoning-figures)' >/dev/null
+	test -x $(TRACKIO_VENV)/bin/python || $(PYTHON) -m venv $(TRACKIO_VENV)
+	$(TRACKIO_VENV)/bin/python -m pip install --quiet '$(TRACKIO)'
 	touch $@
 
 # Execute every notebook top to bottom, in place, with no timestamps (re-execution is byte-identical).
@@ -64,7 +70,7 @@ format: $(STAMP)
 	$(VENV)/bin/ruff check --fix helpers tests benchmarks notebooks
 
 clean:
-	rm -rf $(VENV) site .pytest_cache test-artifacts
+	rm -rf $(VENV) $(TRACKIO_VENV) site .pytest_cache test-artifacts
 
 # After editing a file in data/, record its new checksum in data/datapackage.json.
 rehash: $(STAMP)

@@ -1,8 +1,8 @@
 """Trackers' SQLite stores and stores of several runs: MLflow's SQLite store written here by
 MLflow itself (`mlflow.set_tracking_uri("sqlite:///...")`, offline: telemetry off, no server),
-trackio's database written to trackio 0.43's schema (trackio itself is not installed: it pins
-Pillow below 13, this project uses 13; a project trackio wrote offline was read back by hand
-with the values it logged), and a TensorBoard log dir of real
+trackio's database written to trackio 0.43's schema and by trackio itself (from an environment
+of its own, .venv-trackio, which make installs: trackio pins Pillow below 13, this project uses
+13), and a TensorBoard log dir of real
 runs, one folder each. Each is read back through `load`, `plot -o .csv`, `compare -o .csv`
 and `inspect`, with the numbers logged; damaged, locked and newer-schema databases are one
 error line; nothing is written beside a store."""
@@ -26,7 +26,7 @@ from helpers.runs import readers
 from helpers.runs.readers import sqlite
 from helpers.runs.readers.detect import detect
 
-from .conftest import REALDATA
+from .conftest import REALDATA, ROOT
 
 # what each run logs: math500 mean@4 and aime24 mean@16 at steps 0, 10, 20, 30 (verl's names,
 # '@' written '_at_' as verl's MLflow logger does); grpo's aime24 is NaN at step 20, and two
@@ -438,6 +438,38 @@ def test_damaged_and_newer_trackio_databases(trackio_db, tmp_path, capsys):
     cut = tmp_path / "cut.db"
     cut.write_bytes(trackio_db.read_bytes()[:6000])
     assert "cut short or damaged" in error(cut)
+
+
+def test_a_project_trackio_itself_writes_is_read_as_logged(tmp_path):
+    """trackio's own API (trackio.init/log/finish, offline, its database in a temporary
+    folder), run from the environment `make` gives it (.venv-trackio: trackio pins Pillow
+    below 13), writes two runs; each is read back with the values logged, and the CLI draws
+    them over each other."""
+    python = ROOT / ".venv-trackio" / "bin" / "python"
+    assert python.exists(), "make installs trackio into .venv-trackio"
+    writer = f"""
+import trackio
+for run in ("grpo", "mel"):
+    trackio.init(project="rl-math", name=run, config={{"lr": 1e-6}})
+    for i, step in enumerate({STEPS}):
+        trackio.log({{"val-core/math500/acc/mean@4": {MATH500!r}[run][i]}}, step=step)
+    trackio.finish()
+"""
+    env = {**os.environ, **OFFLINE, "TRACKIO_DIR": str(tmp_path / "trackio")}
+    done = subprocess.run(
+        [str(python), "-c", writer], env=env, cwd=tmp_path, capture_output=True, text=True,
+        timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    database = tmp_path / "trackio" / "rl-math.db"
+    grpo, mel = readers.load_runs(database)
+    assert (grpo.run, mel.run) == ("grpo", "mel")
+    assert grpo.scores.sort("step")["score"].to_list() == MATH500["grpo"]
+    assert mel.scores.sort("step")["score"].to_list() == MATH500["mel"]
+    out = tmp_path / "runs.csv"
+    assert main(["plot", str(database), "-o", str(out)]) == 0
+    table = pl.read_csv(out)
+    assert sorted(set(table["run"])) == ["grpo", "mel"] and table.height == 2 * len(STEPS)
 
 
 # ---- a TensorBoard log dir: a folder per run (real TRL GRPO runs) ------------------------------
