@@ -40,7 +40,7 @@ NESTED = [(40, 0.6875), (50, 0.75)]
 MLFLOW_WRITER = f"""
 import sys, mlflow
 nan = float("nan")
-mlflow.set_tracking_uri("sqlite:///" + sys.argv[1])
+mlflow.set_tracking_uri(sys.argv[1])
 mlflow.set_experiment("rl-math")
 math500, aime24, length = {MATH500!r}, {AIME24!r}, {LENGTH!r}
 for name in ("grpo", "mel"):
@@ -75,7 +75,7 @@ def mlflow_db(tmp_path_factory) -> Path:
     db = base / "store" / "mlflow.db"
     db.parent.mkdir()
     done = subprocess.run(
-        [sys.executable, "-c", MLFLOW_WRITER, str(db)], cwd=base, capture_output=True,
+        [sys.executable, "-c", MLFLOW_WRITER, f"sqlite:///{db}"], cwd=base, capture_output=True,
         text=True, timeout=300, env={**os.environ, **OFFLINE},
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
@@ -201,6 +201,28 @@ def test_mlflow_sqlite_store_is_read_as_logged(mlflow_db):
     with pytest.raises(DataError, match=r"the store holds 2 runs \(grpo, mel\)"):
         readers.load(mlflow_db)
     assert _snapshot(mlflow_db.parent) == before
+
+
+def test_an_mlflow_file_store_mlflow_writes_is_read_as_logged(tmp_path):
+    """The same runs written by MLflow to its file store (mlruns/, in maintenance mode since
+    MLflow 3.7: MLFLOW_ALLOW_FILE_STORE lets it write one): each run as logged, grpo's nested
+    runs stitched at steps 40 and 50, the deleted run (in .trash) left out."""
+    store = tmp_path / "mlruns"
+    done = subprocess.run(
+        [sys.executable, "-c", MLFLOW_WRITER, store.as_uri()], cwd=tmp_path, capture_output=True,
+        text=True, timeout=300, env={**os.environ, **OFFLINE, "MLFLOW_ALLOW_FILE_STORE": "true"},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert detect(store) == "mlflow"
+    runs = {r.run: r for r in readers.load_runs(store)}  # in the order of the runs' folders
+    assert sorted(runs) == ["grpo", "mel"]  # the deleted run left out, and said so
+    grpo, mel = runs["grpo"], runs["mel"]
+    assert any(
+        "1 deleted run(s) in the store left out" in n for r in runs.values() for n in r.notes
+    )
+    math500 = grpo.scores.filter(benchmark="math500").sort("step")
+    assert math500.select("step", "score").rows() == _expected("grpo", MATH500) + NESTED
+    assert mel.tokens.sort("step").select("step", "tokens").rows() == _expected("mel", LENGTH)
 
 
 def test_mlflow_sqlite_store_through_the_command_line(mlflow_db, tmp_path, capsys):

@@ -21,6 +21,8 @@ from helpers.runs.readers._common import files_in
 
 _RUN_ID = re.compile(r"^run_id:\s*'?([0-9a-f]+)'?\s*$", re.MULTILINE)
 _RUN_NAME = re.compile(r"^run_name:\s*'?(.*?)'?\s*$", re.MULTILINE)
+# a run deleted in MLflow keeps its folder, marked so (until `mlflow gc` moves it out)
+_DELETED = re.compile(r"^lifecycle_stage:\s*'?deleted'?\s*$", re.MULTILINE)
 
 
 @dataclass
@@ -29,6 +31,7 @@ class Run:
     run_id: str
     name: str
     parent: str | None
+    deleted: bool = False
 
 
 def _tag(run: Path, name: str) -> str | None:
@@ -46,7 +49,8 @@ def run_of(meta: Path) -> Run | None:
         return None
     named = _tag(meta.parent, "mlflow.runName") or (_RUN_NAME.search(text) or [None, ""])[1]
     parent = _tag(meta.parent, "mlflow.parentRunId")
-    return Run(meta.parent, run_id.group(1), named or run_id.group(1), parent)
+    deleted = _DELETED.search(text) is not None
+    return Run(meta.parent, run_id.group(1), named or run_id.group(1), parent, deleted)
 
 
 def runs(folder: Path) -> list[Run]:
@@ -128,4 +132,13 @@ def tables(folder: Path) -> list[tuple[Run, pl.DataFrame, list[str]]]:
     """Each top-level run with metrics under a folder (a store, an experiment or one run's
     folder), nested runs stitched under it (`stitch`), in the order of the runs' folders."""
     every = runs(folder)
-    return stitch(every, {r.run_id: _points(r) for r in every})
+    live = [r for r in every if not r.deleted]
+    found = stitch(live, {r.run_id: _points(r) for r in live})
+    if len(live) < len(every) and found:  # said as the SQLite store says it
+        root, table, said = found[0]
+        found[0] = (
+            root,
+            table,
+            [*said, f"{len(every) - len(live)} deleted run(s) in the store left out"],
+        )
+    return found
