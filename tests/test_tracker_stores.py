@@ -494,6 +494,33 @@ for run in ("grpo", "mel"):
     assert sorted(set(table["run"])) == ["grpo", "mel"] and table.height == 2 * len(STEPS)
 
 
+def test_a_log_dir_tensorboardx_writes_is_read_as_logged(tmp_path):
+    """tensorboardX's SummaryWriter writes two runs into one log dir (a folder each, as
+    trainers do), under verl's names, which the writer stores as `val-core/math500/acc/mean_4`
+    (a tag may not hold '@'); each run is read as verl named it, with the values logged to the
+    float32 TensorBoard keeps, and compare takes the log dir with --baseline."""
+    import numpy as np
+    from tensorboardX import SummaryWriter
+
+    logdir = tmp_path / "runs"
+    for name in ("grpo", "mel"):
+        with SummaryWriter(str(logdir / name)) as writer:
+            for i, step in enumerate(STEPS):
+                writer.add_scalar("val-core/math500/acc/mean@4", MATH500[name][i], step)
+                writer.add_scalar("response_length/mean", LENGTH[name][i], step)
+    runs = {r.run: r for r in readers.load_runs(logdir)}
+    assert sorted(runs) == ["grpo", "mel"]
+    for name, run in runs.items():
+        scores = run.scores.sort("step")
+        assert scores["step"].to_list() == STEPS
+        assert scores["score"].to_list() == [float(np.float32(v)) for v in MATH500[name]]
+        assert run.tokens.sort("step")["tokens"].to_list() == LENGTH[name]
+    out = tmp_path / "d.csv"
+    assert main(["compare", str(logdir), "--baseline", "grpo", "-o", str(out)]) == 0
+    d = pl.read_csv(out)
+    assert d["difference"].to_list() == pytest.approx([0.0625] * len(STEPS), abs=1e-7)
+
+
 # ---- a TensorBoard log dir: a folder per run (real TRL GRPO runs) ------------------------------
 
 TB_STAGE2 = REALDATA / "illustrated_grpo_trl_stage2" / "runs"

@@ -157,14 +157,22 @@ def event_files(folder: Path) -> list[Path]:
     return sorted(found, key=written)
 
 
+# verl's validation keys as TensorBoard writers leave them: torch's and tensorboardX's
+# SummaryWriter replace characters a tag may not hold with '_', so `mean@4` arrives `mean_4`
+_VERL_CLEANED = r"^(val-(?:core|aux)/.+/)(mean|best|worst|maj)_(\d+)(/.*)?$"
+
+
 def _trainer_names(tag: pl.Expr) -> pl.Expr:
     """Tags as Hugging Face's Trainer logs them in trainer_state.json: its TensorBoard callback
-    writes `loss` as `train/loss` and `eval_accuracy` as `eval/accuracy`."""
+    writes `loss` as `train/loss` and `eval_accuracy` as `eval/accuracy`; verl's `mean@4`,
+    which the writers turned into `mean_4`, as verl named it."""
     return (
         pl.when(tag.str.starts_with("train/"))
         .then(tag.str.strip_prefix("train/"))
         .when(tag.str.starts_with("eval/"))
         .then("eval_" + tag.str.strip_prefix("eval/"))
+        .when(tag.str.contains(_VERL_CLEANED))
+        .then(tag.str.replace(_VERL_CLEANED, "${1}${2}@${3}${4}"))
         .otherwise(tag)
     )
 
