@@ -425,6 +425,18 @@ def test_partial_credit_is_compared_by_mean_reward_with_the_bootstrap(tmp_path, 
     assert "mean reward, 95% [" in printed and "not accuracy" in printed
     assert main(["compare", f"base={base}", f"new={new}", "-o", str(out)]) == 0
     assert out.read_bytes() == first
+    # the chart says mean reward on every axis, never accuracy or percentage points
+    from helpers import charts
+    from helpers.runs import drawable
+    from helpers.runs.compare import compare
+
+    c = compare({"base": base, "new": new})
+    d = drawable.comparison(c)
+    spec = json.dumps(
+        charts.comparison(d.curves, d.differences, d.problems, c.runs, title="t").to_dict()
+    )
+    assert "Mean reward of each run" in spec and "Difference in mean reward" in spec
+    assert "percentage points" not in spec and '"title": "Accuracy"' not in spec
 
 
 def test_rewards_of_0_and_1_stay_on_the_accuracy_path(tmp_path):

@@ -14,6 +14,8 @@ from helpers.render.theme import COLOURS, RUN_COLOURS
 # A difference of accuracies is in percentage points: "+28%" would read as a relative gain.
 POINTS = "format(datum.value * 100, '+.0f')"
 POINTS_TITLE = "Difference in accuracy (percentage points)"
+# rewards that are not 0/1 are compared as mean rewards, in their own units
+REWARD_TITLE = "Difference in mean reward"
 
 
 def _run_colour(runs: Sequence[str]) -> alt.Color:
@@ -37,7 +39,9 @@ def _facet(chart: alt.Chart, columns: int, by: str = "benchmark") -> alt.FacetCh
     ).resolve_scale(y="independent", x="independent")
 
 
-def run_curves(curves: pl.DataFrame, runs: Sequence[str], *, columns: int = 3) -> alt.FacetChart:
+def run_curves(
+    curves: pl.DataFrame, runs: Sequence[str], *, columns: int = 3, rewards: bool = False
+) -> alt.FacetChart:
     """Accuracy of each run over steps, one panel per benchmark and one colour per run: the
     mean over seeds (line and points), its band (`band` says what it is: the range across
     seeds, or a Wilson interval over problems), and each seed as a faint line. A run evaluated
@@ -49,12 +53,13 @@ def run_curves(curves: pl.DataFrame, runs: Sequence[str], *, columns: int = 3) -
         )
     )
     colour = _run_colour(runs)
-    y = alt.Y("accuracy:Q").title("Accuracy").axis(format=".0%").scale(zero=False)
+    what = "Mean reward" if rewards else "Accuracy"  # the values sit in `accuracy` either way
+    y = alt.Y("accuracy:Q").title(what).axis(format="~g" if rewards else ".0%").scale(zero=False)
     tooltip = [
         tip("run:N", "Run"),
         tip("benchmark:N", "Benchmark"),
         tip("step:Q", "Step"),
-        *with_interval("accuracy", ".3f", "Accuracy"),
+        *with_interval("accuracy", ".3f", what),
         tip("band:N", "Band"),
         tip("problems:Q", "Problems"),
     ]
@@ -90,7 +95,7 @@ def run_curves(curves: pl.DataFrame, runs: Sequence[str], *, columns: int = 3) -
             layers.append(
                 base.transform_filter(mean & alt.expr.isValid(alt.datum.lo))
                 .mark_area(opacity=0.15)
-                .encode(y=alt.Y("lo:Q").title("Accuracy"), y2="hi:Q", detail="run:N")
+                .encode(y=alt.Y("lo:Q").title(what), y2="hi:Q", detail="run:N")
                 .properties(name="band")
             )
         if (data["kind"] == "seed").any():
@@ -109,7 +114,9 @@ def run_curves(curves: pl.DataFrame, runs: Sequence[str], *, columns: int = 3) -
     return _facet(alt.layer(*layers, data=data).properties(width=260, height=170), columns)
 
 
-def paired_differences(differences: pl.DataFrame, *, columns: int = 3) -> alt.FacetChart:
+def paired_differences(
+    differences: pl.DataFrame, *, columns: int = 3, rewards: bool = False
+) -> alt.FacetChart:
     """Accuracy of each method minus the baseline, one panel per benchmark: the difference
     (points), its paired 95% interval (bars) and the unpaired one beside it (light bars),
     against a rule at zero. Over steps where the runs have them; else one point per pair."""
@@ -142,11 +149,11 @@ def paired_differences(differences: pl.DataFrame, *, columns: int = 3) -> alt.Fa
         if over_steps
         else alt.X("at:N").title(None).axis(labelAngle=0, labelLimit=220)
     )
-    y = alt.Y("difference:Q").title(POINTS_TITLE).axis(labelExpr=POINTS)
+    y = alt.Y("difference:Q", **_difference_axis(rewards))
     tooltip = [
         tip("comparison:N", "Comparison"),
         tip("at:N", "Compared at"),
-        *with_interval("difference", "+.3f", "Difference in accuracy"),
+        *with_interval("difference", "+.3f", REWARD_TITLE if rewards else "Difference in accuracy"),
         tip("interval:N", "Interval and test"),
         tip("unpaired_lo:Q", "Unpaired 95% interval, low", "+.3f"),
         tip("unpaired_hi:Q", "Unpaired 95% interval, high", "+.3f"),
@@ -179,11 +186,22 @@ def paired_differences(differences: pl.DataFrame, *, columns: int = 3) -> alt.Fa
     return _facet(alt.layer(*layers, data=data).properties(width=260, height=170), columns)
 
 
-def problem_flips(problems: pl.DataFrame, *, columns: int = 3) -> alt.FacetChart:
+def _difference_axis(rewards: bool) -> dict:
+    """How a difference is titled and labelled: accuracy in percentage points, a mean reward
+    in its own units."""
+    if rewards:
+        return {"title": REWARD_TITLE, "axis": alt.Axis(format="+~g")}
+    return {"title": POINTS_TITLE, "axis": alt.Axis(labelExpr=POINTS)}
+
+
+def problem_flips(
+    problems: pl.DataFrame, *, columns: int = 3, rewards: bool = False
+) -> alt.FacetChart:
     """Each problem on which two runs differ, ranked from the largest gain for the method to
     the largest loss: a bar from zero to the difference in the problem's accuracy, coloured by
     which run did better; hover for the problem id and both accuracies. One panel per
-    benchmark (and per comparison, where there are several)."""
+    benchmark (and per comparison, where there are several); `rewards`: mean rewards."""
+    measure = "mean reward" if rewards else "accuracy"
     several = problems["comparison"].n_unique() > 1
     data = problems.sort("benchmark", "comparison", "rank").with_columns(
         where=pl.format("{}: {}", "benchmark", "comparison") if several else pl.col("benchmark"),
@@ -225,21 +243,21 @@ def problem_flips(problems: pl.DataFrame, *, columns: int = 3) -> alt.FacetChart
     base = alt.Chart().encode(x=x, color=colour)
     bars = (
         base.mark_rule(strokeWidth=2)
-        .encode(y=alt.Y("zero:Q").title(POINTS_TITLE).axis(labelExpr=POINTS), y2="difference:Q")
+        .encode(y=alt.Y("zero:Q", **_difference_axis(rewards)), y2="difference:Q")
         .transform_calculate(zero="0")
         .properties(name="bars")
     )
     points = (
         base.mark_point(filled=True, size=25, opacity=1)
         .encode(
-            y=alt.Y("difference:Q").axis(labelExpr=POINTS),
+            y=alt.Y("difference:Q", axis=_difference_axis(rewards)["axis"]),
             tooltip=[
                 tip("problem_id:N", "Problem"),
                 tip("comparison:N", "Comparison"),
                 tip("at:N", "Compared at"),
                 tip("outcome:N", "Outcome"),
-                tip("accuracy_a:Q", "Baseline's accuracy on it", ".3f"),
-                tip("accuracy_b:Q", "Method's accuracy on it", ".3f"),
+                tip("accuracy_a:Q", f"Baseline's {measure} on it", ".3f"),
+                tip("accuracy_b:Q", f"Method's {measure} on it", ".3f"),
                 tip("difference:Q", "Difference", "+.3f"),
                 *(tip(f"{c}:N", words[c]) for c in texts),
             ],
@@ -250,7 +268,7 @@ def problem_flips(problems: pl.DataFrame, *, columns: int = 3) -> alt.FacetChart
     return _facet(chart, columns, "where")
 
 
-def flip_counts(counts: pl.DataFrame, *, columns: int = 3) -> alt.FacetChart:
+def flip_counts(counts: pl.DataFrame, *, columns: int = 3, rewards: bool = False) -> alt.FacetChart:
     """The problems on which two runs differ, counted by how much each moved (the difference in
     its accuracy, in percentage points) and coloured by which run did better: for panels with
     too many problems to draw one by one. One panel per benchmark (and comparison)."""
@@ -263,7 +281,9 @@ def flip_counts(counts: pl.DataFrame, *, columns: int = 3) -> alt.FacetChart:
             better=pl.when(pl.col("difference") > 0)
             .then(pl.lit("method better"))
             .otherwise(pl.lit("baseline better")),
-            moved=(pl.col("difference") * 100).round(1),
+            moved=pl.col("difference").round(3)
+            if rewards
+            else (pl.col("difference") * 100).round(1),
         ),
         "where",
     )
@@ -274,9 +294,13 @@ def flip_counts(counts: pl.DataFrame, *, columns: int = 3) -> alt.FacetChart:
     )
     x = (
         alt.X("moved:O")
-        .title("Change in the problem's accuracy (percentage points)")
+        .title(
+            "Change in the problem's mean reward"
+            if rewards
+            else "Change in the problem's accuracy (percentage points)"
+        )
         .sort("descending")
-        .axis(labelExpr="format(datum.value, '+.0f')", labelAngle=0)
+        .axis(labelExpr=f"format(datum.value, '{'+.2f' if rewards else '+.0f'}')", labelAngle=0)
     )
     y = alt.Y("problems:Q").title("Problems")
     base = alt.Chart().encode(x=x, y=y)
@@ -287,7 +311,11 @@ def flip_counts(counts: pl.DataFrame, *, columns: int = 3) -> alt.FacetChart:
             tooltip=[
                 tip("where:N", "Benchmark"),
                 tip("at:N", "Compared at"),
-                tip("moved:Q", "Change (pts)", "+.1f"),
+                tip(
+                    "moved:Q",
+                    "Change" if rewards else "Change (pts)",
+                    "+.3f" if rewards else "+.1f",
+                ),
                 tip("problems:Q", "Problems"),
             ],
         )
@@ -315,26 +343,28 @@ def comparison(
     intervals, and (where the runs share problems) the problems that flipped, one by one or,
     given `counts` (`drawable.flip_counts`), counted by how much they moved."""
     bands = sorted(set(curves["band"].drop_nulls())) if "band" in curves.columns else []
+    # every comparison a mean reward (rewards that are not 0/1): said so on every axis
+    rewards = bool(differences.height) and (differences["unit"] == "mean reward").all()
     parts = [
-        run_curves(curves, runs, columns=columns).properties(
+        run_curves(curves, runs, columns=columns, rewards=rewards).properties(
             title=alt.Title(
-                "Accuracy of each run",
+                f"{'Mean reward' if rewards else 'Accuracy'} of each run",
                 subtitle=f"shaded: {'; '.join(bands)}" if bands else "",
             )
         ),
-        paired_differences(differences, columns=columns).properties(
+        paired_differences(differences, columns=columns, rewards=rewards).properties(
             title="Difference from the baseline: paired 95% interval (bars), unpaired (light)"
         ),
     ]
     if counts is not None and counts.height:
         parts.append(
-            flip_counts(counts, columns=columns).properties(
+            flip_counts(counts, columns=columns, rewards=rewards).properties(
                 title="Problems that flipped at the last step compared, by how much they moved"
             )
         )
     elif problems.height:
         parts.append(
-            problem_flips(problems, columns=columns).properties(
+            problem_flips(problems, columns=columns, rewards=rewards).properties(
                 title="Problems that flipped, at the last step compared"
             )
         )
