@@ -102,11 +102,8 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
         layers.append(
             alt.Chart(arrows)
             .mark_text(align="left", dx=4, color=COLOURS["Step-DPO"])
-            .encode(
-                x=alt.X("pos:Q").scale(domain=xdom),
-                y=alt.Y("mid:Q"),
-                text=alt.Text("gain:Q", format="+.1f"),
-            )
+            .transform_calculate(said="format(datum.gain, '+.1f') + ' pts'")  # points, not %
+            .encode(x=alt.X("pos:Q").scale(domain=xdom), y=alt.Y("mid:Q"), text="said:N")
         )
     plot = alt.layer(*layers, marks, *labels).properties(width=560, height=380)
     legend_rows = (
