@@ -76,9 +76,12 @@ clean:
 rehash: $(STAMP)
 	$(PY) -c 'import helpers.data as d; print("rehashed:", d.rehash() or "nothing changed")'
 
-# Speed and memory as whole processes, against DuckDB, pandas and the bare stack (prints medians
-# and ratios; takes about 15 minutes).
+# Speed and memory as whole processes, against DuckDB, pandas, tbparse, TensorBoard and the bare
+# stack (prints medians and ratios; takes about 25 minutes). The peers of the trackers' benchmark
+# are the `bench` extra, installed here only.
 bench: install
+	$(PY) -m pip install --quiet -e '.[bench]'
 	$(PY) benchmarks/startup.py --repeats 15
 	$(PY) benchmarks/aggregate.py --rows 1000000 10000000 20000000 50000000 --repeats 3
 	$(PY) benchmarks/notebooks.py --repeats 3
+	$(PY) benchmarks/trackers.py --repeats 5

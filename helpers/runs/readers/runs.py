@@ -59,14 +59,17 @@ def _load(path: str | Path, options: dict, every: bool) -> list[Loaded]:
     for loaded in found:
         if loaded.scores is None:
             continue
-        # sizes: the user's, else the log's, else the known ones
-        names = loaded.scores["benchmark"]
-        given = [benchmark_sizes.override(b, options["problems"]) for b in names]
+        # sizes: the user's, else the log's, else the known ones (looked up once a benchmark,
+        # not once a row: a long log has a row per step)
+        names = loaded.scores["benchmark"].unique().to_list()
+        given = {b: benchmark_sizes.override(b, options["problems"]) for b in names}
+        known = {b: benchmark_sizes.size(b) for b in names}
+        benchmark = pl.col("benchmark")
         loaded.scores = loaded.scores.with_columns(
             problems=pl.coalesce(
-                pl.Series(given, dtype=pl.Int64),
+                benchmark.replace_strict(given, default=None, return_dtype=pl.Int64),
                 "problems",
-                pl.Series([benchmark_sizes.size(b) for b in names], dtype=pl.Int64),
+                benchmark.replace_strict(known, default=None, return_dtype=pl.Int64),
             )
         )
     return found
