@@ -9,6 +9,7 @@ error line; nothing is written beside a store."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -61,6 +62,15 @@ with mlflow.start_run(run_name="deleted") as junk:
 mlflow.delete_run(junk.info.run_id)
 """
 OFFLINE = {"MLFLOW_DISABLE_TELEMETRY": "true", "DO_NOT_TRACK": "true", "HF_HUB_OFFLINE": "1"}
+
+
+def _one_error_line(capsys, path) -> str:
+    """What `inspect` says of a store it cannot read: one error line, naming the store."""
+    capsys.readouterr()
+    assert main(["inspect", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"error: {path}")
+    return err
 
 
 def _snapshot(folder: Path) -> dict:
@@ -286,12 +296,7 @@ def test_damaged_locked_and_newer_mlflow_stores(mlflow_db, tmp_path, capsys, mon
     line each, naming the file and what was expected."""
     monkeypatch.setattr(sqlite, "LOCK_WAIT", 0.2)
 
-    def error(path) -> str:
-        capsys.readouterr()
-        assert main(["inspect", str(path)]) == 2
-        err = capsys.readouterr().err
-        assert err.count("\n") == 1 and err.startswith(f"error: {path}")
-        return err
+    error = functools.partial(_one_error_line, capsys)
 
     cut = tmp_path / "cut.db"
     cut.write_bytes(mlflow_db.read_bytes()[: mlflow_db.stat().st_size // 3])
@@ -435,12 +440,7 @@ def test_damaged_and_newer_trackio_databases(trackio_db, tmp_path, capsys):
     """A metrics row that is not a JSON object names its row; a newer schema without the
     columns read names the table and the schema version; a database cut short is an error."""
 
-    def error(path) -> str:
-        capsys.readouterr()
-        assert main(["inspect", str(path)]) == 2
-        err = capsys.readouterr().err
-        assert err.count("\n") == 1 and err.startswith(f"error: {path}")
-        return err
+    error = functools.partial(_one_error_line, capsys)
 
     bad = tmp_path / "bad.db"
     shutil.copyfile(trackio_db, bad)
