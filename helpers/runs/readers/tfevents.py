@@ -26,28 +26,12 @@ FIRST_EVENT = b"brain.Event:"  # an event file's first record holds its file_ver
 _DTYPES = {1: "<f", 2: "<d", 3: "<i", 9: "<q", 4: "<B", 5: "<h", 6: "<b"}
 
 
-def _masked(crc: int) -> int:
-    return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
-
-
-def _crc(data: bytes) -> int:
-    return _masked(_crc32c(data))
-
-
-def _crc32c(data: bytes) -> int:
-    """CRC-32C (the crc32c package, imported on first use, then called directly)."""
-    global _crc32c
-    from crc32c import crc32c
-
-    _crc32c = crc32c
-    return crc32c(data)
-
-
 def records(path: Path) -> Iterator[tuple[int, bytes]]:
     """(record number from 1, bytes) of each CRC-checked record. A record cut short at the end
     of the file (a run still writing, or killed) ends the reading; a checksum that does not
     match anywhere else is an error naming the record. The file is mapped, not read whole:
-    pages come and go as the records are read."""
+    pages come and go as the records are read. Checksums are TFRecord's: CRC-32C, masked
+    (rotated right by 15 bits, plus 0xA282EAD8)."""
     import mmap
 
     regular_file(path)
@@ -55,14 +39,17 @@ def records(path: Path) -> Iterator[tuple[int, bytes]]:
         if handle.seek(0, 2) == 0:
             return
         with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            from crc32c import crc32c  # called inline: a million records call it twice each
+
             size, at, number = len(data), 0, 0
-            unpack = struct.Struct("<QI").unpack_from
+            header, footer = struct.Struct("<QI").unpack_from, struct.Struct("<I").unpack_from
             while at < size:
                 number += 1
                 if size - at < 12:
                     return
-                length, length_crc = unpack(data, at)
-                if _crc(data[at : at + 8]) != length_crc:
+                length, length_crc = header(data, at)
+                c = crc32c(data[at : at + 8])
+                if (((c >> 15) | (c << 17)) + 0xA282EAD8) & 0xFFFFFFFF != length_crc:
                     raise DataError(
                         path, "a TensorBoard record length with its checksum", row=number
                     )
@@ -70,7 +57,8 @@ def records(path: Path) -> Iterator[tuple[int, bytes]]:
                 if end + 4 > size:
                     return  # the last record, cut short while it was written
                 record = data[start:end]
-                if _crc(record) != struct.unpack_from("<I", data, end)[0]:
+                c = crc32c(record)
+                if (((c >> 15) | (c << 17)) + 0xA282EAD8) & 0xFFFFFFFF != footer(data, end)[0]:
                     raise DataError(path, "a TensorBoard record matching its checksum", row=number)
                 at = end + 4
                 yield number, record
@@ -102,6 +90,9 @@ def _tensor_scalar(data: bytes) -> float | None:
             return float(struct.unpack("<f" if len(value) == 4 else "<d", value)[0])
         return float(value)
     return None
+
+
+_TAGS: dict[bytes, str] = {}  # a log repeats its few tags a million times: decoded once each
 
 
 def _simple_scalars(event: bytes) -> tuple[int, list[tuple[str, float]]] | None:
