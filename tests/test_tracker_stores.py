@@ -73,6 +73,18 @@ def _one_error_line(capsys, path) -> str:
     return err
 
 
+def _altered(target: Path, statements: list[str], source: Path | None = None) -> Path:
+    """`target`: a copy of the SQLite database `source` (a new one without it) after the SQL
+    `statements`."""
+    if source is not None:
+        shutil.copyfile(source, target)
+    with sqlite3.connect(target) as db:
+        for statement in statements:
+            db.execute(statement)
+    db.close()  # the context manager commits, and leaves the connection open
+    return target
+
+
 def _snapshot(folder: Path) -> dict:
     return {p: (p.stat().st_size, p.stat().st_mtime_ns) for p in folder.rglob("*")}
 
@@ -312,24 +324,17 @@ def test_damaged_locked_and_newer_mlflow_stores(mlflow_db, tmp_path, capsys, mon
     finally:
         writer.rollback()
         writer.close()
-    newer = tmp_path / "newer.db"
-    shutil.copyfile(mlflow_db, newer)
-    with sqlite3.connect(newer) as db:
-        db.execute("ALTER TABLE metrics RENAME COLUMN value TO metric_value")
-    db.close()
+    newer = _altered(
+        tmp_path / "newer.db",
+        ["ALTER TABLE metrics RENAME COLUMN value TO metric_value"],
+        mlflow_db,
+    )
     said = error(newer)
     assert "column 'metrics': expected MLflow's SQLite store (schema " in said
     assert "table metrics(is_nan, key, run_uuid, step, timestamp, value)" in said
-    other = tmp_path / "other.db"
-    with sqlite3.connect(other) as db:
-        db.execute("CREATE TABLE things (a, b)")
-    db.close()
+    other = _altered(tmp_path / "other.db", ["CREATE TABLE things (a, b)"])
     assert "expected an MLflow store (tables experiments, metrics, runs, tags)" in error(other)
-    empty = tmp_path / "empty.db"
-    shutil.copyfile(mlflow_db, empty)
-    with sqlite3.connect(empty) as db:
-        db.execute("DELETE FROM metrics")
-    db.close()
+    empty = _altered(tmp_path / "empty.db", ["DELETE FROM metrics"], mlflow_db)
     assert "a run that logged metrics; the database holds none" in error(empty)
 
 
@@ -382,12 +387,11 @@ def test_trackio_project_is_read_as_logged(trackio_db, tmp_path, capsys):
 def test_a_run_whose_metrics_are_not_recognised_is_named_and_left_out(trackio_db, tmp_path, capsys):
     """A third run that logged only a loss: `inspect` says why it is not read, `plot` draws the
     other two and names it in the subtitle, `compare` compares the other two and says so."""
-    with sqlite3.connect(trackio_db) as db:
-        db.execute(
-            "INSERT INTO metrics (timestamp, run_id, run_name, step, metrics) VALUES "
-            "('2026-11-24T10:00:00+00:00', 'id-debug', 'debug', 0, '{\"loss\":1.5}')"
-        )
-    db.close()
+    insert = (
+        "INSERT INTO metrics (timestamp, run_id, run_name, step, metrics) VALUES "
+        "('2026-11-24T10:00:00+00:00', 'id-debug', 'debug', 0, '{\"loss\":1.5}')"
+    )
+    _altered(trackio_db, [insert])
     grpo, mel, debug = readers.load_runs(trackio_db)
     assert debug.run == "debug" and debug.scores is None
     assert "expected accuracy or response-length columns" in debug.unread
@@ -442,18 +446,15 @@ def test_damaged_and_newer_trackio_databases(trackio_db, tmp_path, capsys):
 
     error = functools.partial(_one_error_line, capsys)
 
-    bad = tmp_path / "bad.db"
-    shutil.copyfile(trackio_db, bad)
-    with sqlite3.connect(bad) as db:
-        db.execute("UPDATE metrics SET metrics = '[1, 2' WHERE id = 3")
-    db.close()
+    bad = _altered(
+        tmp_path / "bad.db", ["UPDATE metrics SET metrics = '[1, 2' WHERE id = 3"], trackio_db
+    )
     assert "row 3, column 'metrics': expected a JSON object of metrics" in error(bad)
-    newer = tmp_path / "newer.db"
-    shutil.copyfile(trackio_db, newer)
-    with sqlite3.connect(newer) as db:
-        db.execute("ALTER TABLE metrics RENAME COLUMN metrics TO payload")
-        db.execute("PRAGMA user_version = 3")
-    db.close()
+    newer = _altered(
+        tmp_path / "newer.db",
+        ["ALTER TABLE metrics RENAME COLUMN metrics TO payload", "PRAGMA user_version = 3"],
+        trackio_db,
+    )
     said = error(newer)
     assert "expected a trackio database (schema 3; trackio 0.43 writes 2): table " in said
     assert "metrics(id, metrics, run_name, step)" in said
