@@ -40,32 +40,33 @@ def reward_summary(samples: pl.LazyFrame, *, where: object = "the per-sample log
         samples.group_by(*keys, "problem_id")
         .agg(n=pl.len(), reward=pl.col("reward").mean())
         .collect(engine="streaming")
-        .sort(*keys, "problem_id", nulls_last=True)
     )
     lengths = samples.group_by(keys).agg(mean_tokens=pl.col("response_tokens").mean())
+    counts = problems.group_by(keys).agg(
+        problems=pl.len().cast(pl.Int64),
+        samples=pl.col("n").sum().cast(pl.Int64),
+        k=pl.col("n").min().cast(pl.Int64),
+    )
+    table = counts.join(_bootstrapped(problems, keys, "reward"), on=keys, nulls_equal=True)
+    return (
+        table.rename({"mean": "mean_reward"})
+        .join(lengths.collect(engine="streaming"), on=keys, how="left", nulls_equal=True)
+        .sort(keys, nulls_last=True)
+    )
+
+
+def _bootstrapped(per_problem: pl.DataFrame, keys: list[str], value: str) -> pl.DataFrame:
+    """Per group of `keys`: the mean over problems of `value` and its problem bootstrap 95%
+    bounds (`lo`, `hi`; null below 10 problems), the problems taken in id order so that the
+    seeded resamples give the same bytes for the same log."""
     rows = []
-    for (step, benchmark), group in problems.group_by(keys, maintain_order=True):
-        values = group["reward"].to_numpy()
-        bounds = stats.bootstrap_interval(values) or (None, None)
-        rows.append(
-            {
-                "step": step,
-                "benchmark": benchmark,
-                "problems": group.height,
-                "samples": int(group["n"].sum()),
-                "k": int(group["n"].min()),
-                "mean_reward": float(values.mean()),
-                "lo": bounds[0],
-                "hi": bounds[1],
-            }
-        )
-    schema = {"step": pl.Int64, "benchmark": pl.String, "problems": pl.Int64}
-    schema |= {"samples": pl.Int64, "k": pl.Int64, "mean_reward": pl.Float64}
-    schema |= {"lo": pl.Float64, "hi": pl.Float64}
-    table = pl.DataFrame(rows, schema=schema)
-    return table.join(
-        lengths.collect(engine="streaming"), on=keys, how="left", nulls_equal=True
-    ).sort(keys, nulls_last=True)
+    ordered = per_problem.sort(*keys, "problem_id", nulls_last=True)
+    for key, group in ordered.group_by(keys, maintain_order=True):
+        x = group[value].to_numpy()
+        lo, hi = stats.bootstrap_interval(x) or (None, None)
+        rows.append((*key, float(x.mean()), lo, hi))
+    schema = {**per_problem.select(keys).schema, "mean": pl.Float64}
+    return pl.DataFrame(rows, schema=schema | {"lo": pl.Float64, "hi": pl.Float64}, orient="row")
 
 
 def reward_curves(summary: pl.DataFrame) -> pl.DataFrame:
@@ -92,21 +93,10 @@ def seed_curves(seeds: pl.DataFrame, shares: pl.DataFrame, keys: list[str]) -> p
     picked = shares.join(
         partial.filter(pl.col("partial") > 0).select(keys), on=keys, nulls_equal=True
     )
-    rows = []
-    for key, group in picked.sort(*keys, "problem_id", nulls_last=True).group_by(
-        keys, maintain_order=True
-    ):
-        x = group["reward_share"].to_numpy()
-        bounds = stats.bootstrap_interval(x) or (None, None)
-        rows.append(dict(zip(keys, key, strict=True), mean_reward=float(x.mean()), bounds=bounds))
-    if not rows:
+    if picked.height == 0:
         return seeds
-    found = pl.DataFrame(
-        [{**{k: r[k] for k in keys}, "mean_reward": r["mean_reward"]} for r in rows],
-        schema={**seeds.select(keys).schema, "mean_reward": pl.Float64},
-    ).with_columns(
-        reward_lo=pl.Series([r["bounds"][0] for r in rows], dtype=pl.Float64),
-        reward_hi=pl.Series([r["bounds"][1] for r in rows], dtype=pl.Float64),
+    found = _bootstrapped(picked, keys, "reward_share").rename(
+        {"mean": "mean_reward", "lo": "reward_lo", "hi": "reward_hi"}
     )
     rewarded = pl.col("mean_reward").is_not_null()
     return (
