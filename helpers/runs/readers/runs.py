@@ -21,7 +21,7 @@ from helpers.runs.readers.loaded import (
     check_step_pattern,
     step_from_path,
 )
-from helpers.runs.readers.stores import STORES, from_store, remembering, run_named
+from helpers.runs.readers.stores import from_store, is_store, remembering, run_named
 from helpers.runs.readers.tables import SAMPLE_COLUMNS
 
 
@@ -31,11 +31,11 @@ def store_runs(path: str | Path, **options) -> list[Loaded]:
     for any other input (one run, a log file, `PATH#RUN`) an empty list, read no further
     than its format. Within `remembering()` the store is read once for this and its runs."""
     path = Path(path)
-    if "#" in str(path) and not path.exists():
+    if run_named(path)[1] is not None:  # PATH#RUN: one run
         return []
     with reading(path):
         kind = detect(path, dict(options.get("mapping") or {}))
-    if kind not in STORES and not (kind == "tensorboard" and path.is_dir()):
+    if not is_store(path, kind):
         return []
     runs = load_runs(path, **options)
     return runs if len(runs) > 1 else []
@@ -46,7 +46,7 @@ def _load(path: str | Path, options: dict, every: bool) -> list[Loaded]:
     check_step_pattern(options["step_pattern"])
     with reading(path):
         kind = detect(path, options["mapping"])
-        if kind in STORES or (kind == "tensorboard" and path.is_dir()):
+        if is_store(path, kind):
             found = from_store(path, kind, options, chosen, every)
         elif chosen is not None:
             raise DataError(path, f"a tracker's store of runs to pick {chosen!r} from", got=kind)

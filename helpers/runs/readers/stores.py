@@ -19,6 +19,13 @@ from helpers.runs.readers.loaded import Loaded
 
 STORES = ("mlflow", "mlflow-sqlite", "trackio", "wandb-run")  # and a folder of event files
 
+
+def is_store(path: Path, kind: str) -> bool:
+    """Whether an input of format `kind` is a tracker's store, which may hold several runs (a
+    folder of TensorBoard event files is one; a single event file is not)."""
+    return kind in STORES or (kind == "tensorboard" and path.is_dir())
+
+
 _NO_ROWS = pl.DataFrame(schema={"step": pl.Int64, "__line": pl.Int64})
 
 _memo: dict | None = None
