@@ -15,6 +15,7 @@ def test_progress_shows_on_a_terminal_or_in_a_notebook(monkeypatch):
     monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
     with summarise.progress(10, "x") as bar:
         assert bar.disable  # CI, nbval's pipe, a redirected log: nothing
+        bar.update(10)
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     with summarise.progress(10, "x") as bar:
         assert not bar.disable and bar.delay == 1.0 and bar.unit == " rows"

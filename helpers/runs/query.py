@@ -55,9 +55,41 @@ def summarize(
 ) -> nw.LazyFrame:
     """Per group (a step and benchmark) the summary described in the module text. `frame` has
     the columns the keys name, `correct`, `response_tokens` and `bin` (its length bin)."""
+    problems, cells = counts(frame, keys)
+    return summary_of(problems, cells, keys, bin_tokens=bin_tokens, percentiles=percentiles)
+
+
+def counts(frame: nw.LazyFrame, keys: Keys) -> tuple[nw.LazyFrame, nw.LazyFrame]:
+    """The two group-bys that read every row, and all the aggregation needs of them: per
+    problem, samples (n), correct ones (c) and the span of sample ids; per histogram cell (a
+    group and a length bin), samples and their summed length. The rest (`summary_of`) works on
+    these tables, a fraction of the log's size."""
+    problems = frame.group_by(list(keys.problem)).agg(
+        nw.len().alias("n"),
+        nw.col("correct").cast(nw.Int64).sum().alias("c"),
+        (nw.col("sample_id").max() - nw.col("sample_id").min() + 1).alias("span"),
+    )
+    cells = frame.group_by(list(keys.cell)).agg(
+        nw.len().alias("count"), nw.col("response_tokens").sum().alias("token_sum")
+    )
+    return problems, cells
+
+
+def summary_of(
+    problems: nw.LazyFrame,
+    cells: nw.LazyFrame,
+    keys: Keys,
+    *,
+    bin_tokens: int = TOKEN_BIN,
+    percentiles: Sequence[float] = (0.5, 0.9),
+) -> nw.LazyFrame:
+    """The summary from the tables `counts` makes: per group, problems, samples, k (the fewest
+    samples of a problem) and k_max, accuracy, the share of problems with a correct sample,
+    the problems whose rows outnumber or undercount their ids' span, mean tokens and the
+    percentiles."""
     group = list(keys.group)
     summary = (
-        per_problem(frame, keys)
+        _derive(problems, keys.from_problem)
         .with_columns(
             (nw.col("c") / nw.col("n")).alias("share"),
             (nw.col("c") > 0).cast(nw.Float64).alias("hit"),
@@ -75,12 +107,10 @@ def summarize(
             (nw.col("n") < nw.col("span")).cast(nw.Int64).sum().alias("sparse"),
         )
     )
-    # one histogram of response lengths per group, read once: its sums give the mean, and the
-    # first bin whose cumulative count reaches q of the total gives each percentile
+    # one histogram of response lengths per group: its sums give the mean, and the first bin
+    # whose cumulative count reaches q of the total gives each percentile
     hist = (
-        frame.group_by(list(keys.cell))
-        .agg(nw.len().alias("count"), nw.col("response_tokens").sum().alias("token_sum"))
-        .pipe(_derive, keys.from_cell)
+        _derive(cells, keys.from_cell)
         .filter(~nw.col("bin").is_null())  # a missing length counts in neither mean nor rank
         .with_columns(
             nw.col("count").cum_sum().over(*group, order_by="bin").alias("cum"),
@@ -106,12 +136,7 @@ def summarize(
 def per_problem(frame: nw.LazyFrame, keys: Keys) -> nw.LazyFrame:
     """Samples (n), correct ones (c) and the span of sample ids per problem, with the
     problem's group keys (more rows than the span holds ids: a sample given twice)."""
-    counts = frame.group_by(list(keys.problem)).agg(
-        nw.len().alias("n"),
-        nw.col("correct").cast(nw.Int64).sum().alias("c"),
-        (nw.col("sample_id").max() - nw.col("sample_id").min() + 1).alias("span"),
-    )
-    return _derive(counts, keys.from_problem)
+    return _derive(counts(frame, keys)[0], keys.from_problem)
 
 
 def problem_counts(frame: nw.LazyFrame) -> nw.LazyFrame:
@@ -154,8 +179,13 @@ def _derive(frame: nw.LazyFrame, exprs: tuple) -> nw.LazyFrame:
 def uneven_pass_at_k(frame: nw.LazyFrame, summary: nw.LazyFrame, keys: Keys, ks) -> nw.LazyFrame:
     """pass@k for groups whose problems have different sample counts (k = the fewest): the
     unbiased estimate per problem (`stats.pass_at_k_expr`), averaged."""
+    return pass_at_k_of(per_problem(frame, keys), summary, keys, ks)
+
+
+def pass_at_k_of(problems: nw.LazyFrame, summary: nw.LazyFrame, keys: Keys, ks) -> nw.LazyFrame:
+    """`uneven_pass_at_k` from the per-problem table (with its group keys) instead of the log."""
     group = list(keys.group)
-    rows = per_problem(frame, keys).join(
+    rows = problems.join(
         summary.filter(nw.col("k") > 1, nw.col("k") != nw.col("k_max")).select(*group, "k"),
         on=group,
         how="inner",
@@ -266,36 +296,38 @@ def _polars(samples: pl.LazyFrame, rows_per_pass: int, bin_tokens, percentiles, 
     with progress(total, "aggregating") as bar:
         for lo, hi in ranges:
             part = frame if lo is None else frame.filter(pl.col("step").is_between(lo, hi))
-            summary = summarize(
-                nw.from_native(part), keys, bin_tokens=bin_tokens, percentiles=percentiles
-            )
-            queries = [summary.to_native()]
-            if pack is not None:  # the benchmark names behind the codes, in the same run
+            # the group-bys that read the rows, streamed; the rest on their (smaller) results
+            queries = [q.to_native() for q in counts(nw.from_native(part), keys)]
+            if pack is not None:  # the benchmark names behind the codes, in the same pass
                 queries.append(
                     part.group_by(code=pl.col("benchmark").to_physical()).agg(
                         pl.col("benchmark").first().cast(pl.String)
                     )
                 )
             done = pl.collect_all(queries, engine="streaming")
-            parts.append(done[0])
+            problems = _derive(nw.from_native(done[0].lazy()), keys.from_problem)
+            summary = summary_of(
+                problems,
+                nw.from_native(done[1].lazy()),
+                keys,
+                bin_tokens=bin_tokens,
+                percentiles=percentiles,
+            )
+            summary = summary.to_native().collect()
+            uneven = summary.filter(pl.col("k") > 1, pl.col("k") != pl.col("k_max"))
+            if uneven.height:  # from the per-problem table in memory: no second pass
+                fixed = pass_at_k_of(
+                    problems, nw.from_native(uneven.lazy()), keys, set(uneven["k"])
+                )
+                summary = summary.join(fixed.to_native().collect(), on=list(keys.group), how="left")
+            parts.append(summary)
             if pack is not None:
-                names.append(done[1])
-            bar.update(int(done[0]["samples"].sum()))
-    summary = pl.concat(parts)
-    uneven = summary.filter(pl.col("k") > 1, pl.col("k") != pl.col("k_max"))
-    if uneven.height:
-        fixed = uneven_pass_at_k(
-            nw.from_native(frame), nw.from_native(uneven.lazy()), keys, set(uneven["k"])
-        )
-        summary = summary.join(
-            fixed.to_native().collect(engine="streaming"), on=list(keys.group), how="left"
-        )
+                names.append(done[2])
+            bar.update(int(summary["samples"].sum()))
+    summary = pl.concat(parts, how="diagonal_relaxed")
     if pack is not None:
         summary = _unpack(summary, pl.concat(names).unique("code"), pack)
     return summary
-
-
-# ---- Spark --------------------------------------------------------------------------------------
 
 
 # ---- either -------------------------------------------------------------------------------------

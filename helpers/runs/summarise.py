@@ -25,9 +25,10 @@ from helpers.runs.readers._common import reading
 def progress(total: int, what: str):
     """A progress bar (rows read and rate) on a terminal or in a notebook, shown once the work
     has taken a second; nothing on a log no one watches (CI, a redirected stderr)."""
+    if not (sys.stderr.isatty() or "ipykernel" in sys.modules):
+        return _Unwatched()  # no tqdm to import (a tenth of a small log's whole run)
     from tqdm import tqdm
 
-    watched = sys.stderr.isatty() or "ipykernel" in sys.modules
     return tqdm(
         total=total,
         desc=what,
@@ -35,9 +36,23 @@ def progress(total: int, what: str):
         unit_scale=True,
         delay=1.0,
         leave=False,
-        disable=not watched,
         file=sys.stderr,
     )
+
+
+class _Unwatched:
+    """The progress bar no one watches: counts nothing, shows nothing."""
+
+    disable = True  # as tqdm says of a bar it does not show
+
+    def __enter__(self) -> _Unwatched:
+        return self
+
+    def __exit__(self, *_) -> None:
+        pass
+
+    def update(self, n: int = 1) -> None:
+        pass
 
 
 def with_wilson(

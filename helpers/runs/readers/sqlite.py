@@ -19,15 +19,18 @@ newer schema), is one DataError naming the file and what was expected.
 from __future__ import annotations
 
 import shutil
-import sqlite3
 import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from helpers.errors import DataError
 from helpers.runs.readers.magic import starts_with
+
+if TYPE_CHECKING:  # sqlite3 loads when a database is opened, not for every command
+    import sqlite3
 
 HEADER = b"SQLite format 3\x00"
 LOCK_WAIT = 2.0  # seconds to wait for a writer's lock before saying the database is locked
@@ -49,6 +52,8 @@ def _uri(path: Path, how: str) -> str:
 def opened(path: Path) -> Iterator[sqlite3.Connection]:
     """A read-only connection to the database at `path` (see the module's docstring); any
     SQLite error while it is used is a DataError naming the file."""
+    import sqlite3
+
     with path.open("rb") as handle:
         header = handle.read(100)
     wal = len(header) == 100 and header[18] == 2
