@@ -136,18 +136,17 @@ def run_grid(
     curves = tidy_curves(curves)
     names = list(order) if order is not None else curves["benchmark"].unique(maintain_order=True)
     names = [n for n in names if n in set(curves["benchmark"])]
-    # panels picked by number, never by name: a name from someone's log (a quote, a line
-    # separator) must not end up inside a Vega expression
-    data = curves.with_columns(
-        panel=pl.col("benchmark").replace_strict(names, list(range(len(names))), default=-1)
-    )
+    # one row per panel and step, accuracy and length side by side (half the rows of the tidy
+    # table, and no metric name in each); panels picked by number, never by name: a name from
+    # someone's log (a quote, a line separator) must not end up inside a Vega expression
+    data = _panel_rows(curves, names)
     steps = data["iteration"].drop_nulls()
     x = alt.X("iteration:Q").scale(
         domain=[float(steps.min()), float(steps.max())] if steps.len() else None, nice=False
     )
     percent = y_title == "Accuracy"
     acc_format = ".0%" if percent else "~g"
-    has_length = bool((data["metric"] == "token length").any())
+    has_length = data["tokens"].is_not_null().any()
     width = panel_width(columns)
     blue, orange = COLOURS["accuracy"], COLOURS["token length"]
     marker = alt.OverlayMarkDef(filled=True, size=24, color=blue) if points else False
@@ -157,9 +156,7 @@ def run_grid(
     for i, name in enumerate(names):
         rows = data.filter(pl.col("panel") == i)
         first, lowest = i % columns == 0, i + columns >= len(names)
-        acc_rows = rows.filter(pl.col("metric") == "accuracy")
-        length_rows = rows.filter(pl.col("metric") == "token length")
-        shows_length = has_length and length_rows.height > 0
+        shows_length = has_length and rows["tokens"].is_not_null().any()
         x_acc = x.title(x_title if lowest and not shows_length else None)
         base = alt.Chart().transform_filter(alt.datum.panel == i).encode(x=x_acc)
         y = (
@@ -169,17 +166,15 @@ def run_grid(
             .axis(format=acc_format, labelFlush=True)
         )
         layers = []
-        if acc_rows["lo"].is_not_null().any():
+        if rows["lo"].is_not_null().any():
             layers.append(
-                base.transform_filter(
-                    (alt.datum.metric == "accuracy") & alt.expr.isValid(alt.datum.lo)
-                )
+                base.transform_filter(alt.expr.isValid(alt.datum.lo))
                 .mark_area(opacity=0.22, color=blue)
                 .encode(y=alt.Y("lo:Q").title(y.to_dict().get("title")), y2="hi:Q")
                 .properties(name=f"band {i}")
             )
         layers.append(
-            base.transform_filter(alt.datum.metric == "accuracy")
+            base.transform_filter(alt.expr.isValid(alt.datum.value))
             .mark_line(point=marker, strokeWidth=1.6, color=blue)
             .encode(y=y, tooltip=[*tips, *with_interval("value", ".3f", y_title)])
             .properties(name=f"accuracy {i}")
@@ -190,18 +185,35 @@ def run_grid(
             continue
         length = (
             alt.Chart()
-            .transform_filter((alt.datum.panel == i) & (alt.datum.metric == "token length"))
+            .transform_filter((alt.datum.panel == i) & alt.expr.isValid(alt.datum.tokens))
             .mark_line(point=marker and length_marker, strokeWidth=1.6, color=orange)
             .encode(
                 x=x.title(x_title if lowest else None),
-                y=alt.Y("value:Q")
+                y=alt.Y("tokens:Q")
                 .title("Mean tokens" if first else None)
                 .scale(zero=False)
                 .axis(format="~s", tickCount=3, labelFlush=True),
-                tooltip=[*tips, tip("value:Q", "Mean response length (tokens)", ",.0f")],
+                tooltip=[*tips, tip("tokens:Q", "Mean response length (tokens)", ",.0f")],
             )
             .properties(name=f"length {i}", width=width, height=65)
         )
         units.append(alt.vconcat(accuracy, length, spacing=6))
     grid = alt.concat(*units, columns=columns, data=data, spacing=PANEL_SPACING)
     return grid.properties(title=alt.Title(title, subtitle=subtitle))
+
+
+def _panel_rows(curves: pl.DataFrame, names: list[str]) -> pl.DataFrame:
+    """The tidy curves of the drawn benchmarks as one row per panel and step: `value`, `lo`
+    and `hi` of the accuracy curve and `tokens`, the mean length (null where a step has
+    none). Benchmarks not drawn carry no rows."""
+    drawn = curves.filter(pl.col("benchmark").is_in(names)).with_columns(
+        panel=pl.col("benchmark").replace_strict(names, list(range(len(names))))
+    )
+    keys = ["panel", "benchmark", "iteration"]
+    accuracy = drawn.filter(pl.col("metric") == "accuracy").select(*keys, "value", "lo", "hi")
+    tokens = drawn.filter(pl.col("metric") == "token length").select(*keys, tokens=pl.col("value"))
+    return (
+        accuracy.join(tokens, on=keys, how="full", coalesce=True, nulls_equal=True)
+        .sort("panel", "iteration", nulls_last=True)
+        .select("panel", "benchmark", "iteration", "value", "lo", "hi", "tokens")
+    )

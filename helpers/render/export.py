@@ -84,8 +84,9 @@ def warm_up() -> threading.Thread:
 
     The first chart a process draws pays about half a second to start them; vl-convert works
     outside Python's lock, so started when a notebook kernel imports `helpers` that half second
-    overlaps with the cells before the first chart. The command line does not: there it competed
-    with reading the logs for the two cores and made `plot -o x.png` slower.
+    overlaps with the cells before the first chart. The command line starts it once the numbers
+    are in, to overlap with building the chart (started before reading the logs, it competed
+    with the aggregation for the two cores and made `plot -o x.png` slower).
     """
     thread = threading.Thread(target=_warm, name="vl-convert warm-up", daemon=True)
     thread.start()

@@ -86,12 +86,12 @@ def chart_for(
     **options,
 ) -> tuple[object, pl.DataFrame]:
     """Read the inputs and build the chart that fits them, with the table behind it (see
-    `_fitting`); with `draw=False` only the table (the chart is None)."""
-    make, table = _fitting(files, **options)
+    `fitting`); with `draw=False` only the table (the chart is None)."""
+    make, table = fitting(files, **options)
     return (make() if draw else None), table
 
 
-def _fitting(
+def fitting(
     files: Sequence[str | Path],
     *,
     benchmarks: Sequence[str] | None = None,

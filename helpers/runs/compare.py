@@ -140,6 +140,8 @@ def _read(
     for name, seed, path in entries:
         tag = {"run": pl.lit(name), "seed": pl.lit(seed, pl.Int64)}
         counts, loaded = summarise.problem_counts(path, benchmarks, options, engine=engine)
+        if engine == "spark":
+            spark.collected(name, counts)
         if loaded is not None and name not in texts:
             texts[name] = loaded.texts
         if counts is not None:
@@ -268,6 +270,9 @@ def compare(
     )
     notes: list[str] = stores
     rows, flips = [], []
+    if per_problem is not None:
+        share = paired.shares(per_problem)
+        at_step, none = paired.by_step(share), share.clear()
     best = _best_steps(means) if checkpoint == "best" else None
     for other in names[1:]:
         label = f"{other} vs {baseline}"
@@ -303,9 +308,8 @@ def compare(
                 base.update(step=sb if sa is None else sa if sb in (None, sa) else None)
                 base.update(step_a=sa, step_b=sb)
                 if baseline in sample_runs and other in sample_runs:
-                    share = paired.shares(per_problem)
-                    a_rows = paired.at_step(share, baseline, b, sa)
-                    b_rows = paired.at_step(share, other, b, sb)
+                    a_rows = at_step.get((baseline, b, sa), none)
+                    b_rows = at_step.get((other, b, sb), none)
                     reward = paired.partial(a_rows, b_rows)  # not 0/1: by mean reward
                     row, view = paired.paired_row(a_rows, b_rows, reward=reward)
                     if row["problems"] == 0:
