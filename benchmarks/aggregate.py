@@ -213,11 +213,17 @@ def _tree_rss_mb(root: int) -> float:
 
 
 def measure(engine: str, path: Path, out: Path) -> dict:
+    """One engine's whole process: wall-clock seconds and peak memory (MB) of it and its
+    children."""
+    return measure_command(command(engine, path, out), engine)
+
+
+def measure_command(cmd: list[str], name: str | None = None) -> dict:
     """One whole process: wall-clock seconds and peak memory (MB) of it and its children."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     t0 = time.perf_counter()
     proc = subprocess.Popen(
-        command(engine, path, out),
+        cmd,
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -240,7 +246,7 @@ def measure(engine: str, path: Path, out: Path) -> dict:
     err = proc.stderr.read().decode() if proc.stderr else ""
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
-        raise RuntimeError(f"{engine} failed ({proc.returncode}): {err.strip()[-400:]}")
+        raise RuntimeError(f"{name or cmd[:4]} failed ({proc.returncode}): {err.strip()[-400:]}")
     return {"seconds": seconds, "peak_mb": peak[0]}
 
 
