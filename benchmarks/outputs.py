@@ -4,7 +4,7 @@ the floor of what the same output needs in the bare stack (run in the same bench
 - drawing: `python -m helpers plot FILE -o chart.png` (and `.svg`) on the synthetic per-sample
   logs of `aggregate.py`, against the sum of two bare processes: the aggregation floor
   (`aggregate.FLOOR_PROCESS`, the same table in bare polars) and a process that only renders
-  the very spec we drew with vl-convert, at the same scale. The spec's size and the PNG's
+  the very spec we drew with vl-convert, at the same resolution. The spec's size and the PNG's
   (pixels and bytes) are printed; the bare render must give the same PNG bytes as ours.
 - comparing: `python -m helpers compare a=A b=B -o d.csv` of two per-sample runs of 100 steps x
   500 problems x 16 samples (0.8M rows each), against one bare polars process that groups both
@@ -33,7 +33,7 @@ try:
 except ImportError:  # run as a script: benchmarks/ is the path's first entry
     import aggregate  # type: ignore[no-redef]
 
-SCALE = 2.0  # as `helpers.render.export.save` writes a PNG
+from helpers.io import PPI  # as `helpers.render.export.save` writes a PNG
 
 BARE_RENDER = f"""
 import json, sys
@@ -41,7 +41,7 @@ import vl_convert as vlc
 
 spec = json.loads(open(sys.argv[1]).read())
 if sys.argv[2].endswith(".png"):
-    open(sys.argv[2], "wb").write(vlc.vegalite_to_png(spec, scale={SCALE!r}))
+    open(sys.argv[2], "wb").write(vlc.vegalite_to_png(spec, scale=1.0, ppi={PPI!r}))
 else:
     open(sys.argv[2], "w").write(vlc.vegalite_to_svg(spec))
 """

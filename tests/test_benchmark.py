@@ -53,3 +53,19 @@ def test_the_benchmark_prints_every_engine_with_ratios(capsys):
     assert rows["duckdb"][4:6] == ["1.00x", "1.00x"]  # against DuckDB, then the floor
     assert rows["floor"][6:8] == ["1.00x", "1.00x"]
     assert all(float(r[2]) > 0 for r in rows.values())
+
+
+def test_the_outputs_benchmark_holds_ours_to_the_bare_stack(tmp_path, capsys, monkeypatch):
+    """The PNG floor renders the very spec we drew (the same bytes), and the bare comparison
+    finds the same differences as `compare`; both print ratios against their floor."""
+    from benchmarks import outputs
+
+    monkeypatch.setattr(outputs, "STEPS", 5)  # 40,000 rows a run: the machinery, not the speed
+    outputs.drawing(60_000, 1, tmp_path, formats=(".png",))
+    outputs.comparing(1, tmp_path)
+    out = capsys.readouterr().out
+    assert "plot -o chart.png, 54,600 rows: spec" in out and " px)" in out
+    floors = [line.split() for line in out.splitlines() if line.strip().startswith("floor")]
+    assert floors and floors[0][-2:] == ["1.00x", "1.00x"]
+    ours = [line.split() for line in out.splitlines() if line.strip().startswith("ours")]
+    assert len(ours) == 2 and all(float(r[-2].rstrip("x")) > 0 for r in ours)

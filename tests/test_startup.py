@@ -42,6 +42,20 @@ def test_a_csv_output_draws_nothing(tmp_path):
     assert found == [] and (tmp_path / "x.csv").stat().st_size > 0
 
 
+def test_a_png_output_loads_no_numerics_library(tmp_path):
+    """Drawing a run's grid to PNG needs polars, altair and vl-convert; numpy (0.05 s) and
+    scipy come in only where a simulation or a statistic needs them."""
+    found = _run(
+        "import sys, json, contextlib, io\n"
+        "from helpers.cli import main\n"
+        "from helpers.paths import DATA\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main(['plot', str(DATA / 'examples' / 'simulated_run.parquet'), '-o', {str(tmp_path / 'x.png')!r}])\n"
+        "print(json.dumps([m for m in ('numpy', 'scipy', 'pandas') if m in sys.modules]))\n"
+    )
+    assert found == [] and (tmp_path / "x.png").read_bytes().startswith(b"\x89PNG")
+
+
 def test_altair_validates_without_building_the_iri_grammar():
     """The IRI grammar (rfc3987_syntax) is not built by importing the package and drawing;
     jsonschema still validates Vega-Lite specs, and still checks IRIs (the grammar loads then)."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
 import polars as pl
 
 from helpers import benchmark_sizes, data, stats
@@ -125,6 +124,8 @@ def training_run(benchmarks: pl.DataFrame, iterations: Sequence[int], *, seed: i
     evaluation draws Binomial(n, p) solved problems and the mean of n answer lengths (normal
     approximation with TOKEN_CV).
     """
+    import numpy as np  # loaded to simulate, not by every chart that imports this module
+
     rng = np.random.default_rng(seed)
     its = np.asarray(iterations, dtype=float)
     frac = (its - its[0]) / (its[-1] - its[0])
