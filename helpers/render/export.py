@@ -23,7 +23,7 @@ import png as pypng
 import vl_convert as vlc
 from PIL import Image
 
-from helpers.io import FORMATS, write_bytes_atomic, write_text_atomic
+from helpers.io import FORMATS, PPI, write_bytes_atomic, write_text_atomic
 
 # JupyterLab 4 draws this MIME type natively, offline, trusted or not, with the Vega-Lite it
 # bundles (5.6.1 in JupyterLab 4.6). altair 6 labels its specs Vega-Lite 6, and vega-embed then
@@ -84,9 +84,9 @@ def warm_up() -> threading.Thread:
 
     The first chart a process draws pays about half a second to start them; vl-convert works
     outside Python's lock, so started when a notebook kernel imports `helpers` that half second
-    overlaps with the cells before the first chart. The command line starts it once the numbers
-    are in, to overlap with building the chart (started before reading the logs, it competed
-    with the aggregation for the two cores and made `plot -o x.png` slower).
+    overlaps with the cells before the first chart. The command line does not: there it competed
+    with reading the logs (or, started later, with building the chart) for the two cores and
+    gained nothing.
     """
     thread = threading.Thread(target=_warm, name="vl-convert warm-up", daemon=True)
     thread.start()
@@ -121,12 +121,13 @@ def to_html(spec: dict, appendix: str = "") -> str:
     )
 
 
-def save(spec: dict, path: str | Path, appendix: str = "") -> Path:
+def save(spec: dict, path: str | Path, appendix: str = "", *, ppi: float = PPI) -> Path:
     """Render a Vega-Lite spec to `path`, the format chosen by its suffix (`appendix`: HTML
-    under an HTML chart)."""
+    under an HTML chart). A PNG has `ppi` pixels per inch, and says so in its header, so it
+    keeps the chart's size in a document whatever its resolution."""
     path = Path(path)
     if path.suffix == ".png":
-        return write_bytes_atomic(path, vlc.vegalite_to_png(spec, scale=2.0))
+        return write_bytes_atomic(path, vlc.vegalite_to_png(spec, scale=1.0, ppi=ppi))
     if path.suffix == ".svg":
         return write_text_atomic(path, vlc.vegalite_to_svg(spec))
     if path.suffix == ".html":
