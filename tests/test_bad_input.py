@@ -174,6 +174,20 @@ CATALOGUE = {
         [],
         "'p0' of b at step 0 has 3 rows for 2 sample ids",
     ),
+    "a duplicated sample id in place of a missing one": (
+        _frame(
+            "d.parquet",
+            pl.concat(  # problem p0 at step 0: sample ids 0, 0 and 2 (3 rows, ids 0-2)
+                [
+                    _samples(),
+                    _samples().head(1),
+                    _samples().head(1).with_columns(sample_id=pl.lit(2, pl.Int64)),
+                ]
+            ),
+        ),
+        [],
+        "'p0' of b at step 0 has 3 rows for 2 sample ids",
+    ),
     "one evaluation given twice in one file": (
         _text("q.jsonl", (json.dumps(QWEN) + "\n") * 2),
         [],

@@ -68,6 +68,12 @@ def counts(frame: nw.LazyFrame, keys: Keys) -> tuple[nw.LazyFrame, nw.LazyFrame]
         nw.len().alias("n"),
         nw.col("correct").cast(nw.Int64).sum().alias("c"),
         (nw.col("sample_id").max() - nw.col("sample_id").min() + 1).alias("span"),
+        # ids that fill their span exactly sum to n (lo + hi) / 2; another sum with as many
+        # rows is an id given twice in place of a missing one
+        (
+            nw.col("sample_id").sum() * 2
+            - nw.len() * (nw.col("sample_id").min() + nw.col("sample_id").max())
+        ).alias("off"),
     )
     cells = frame.group_by(list(keys.cell)).agg(
         nw.len().alias("count"), nw.col("response_tokens").sum().alias("token_sum")
@@ -102,8 +108,15 @@ def summary_of(
             nw.col("n").max().alias("k_max"),
             nw.col("share").mean().alias("accuracy"),
             nw.col("hit").mean().alias("any_correct"),
-            # more rows than the ids span: some id repeats; fewer: sparse ids, checked apart
-            (nw.col("n") > nw.col("span")).cast(nw.Int64).sum().alias("repeated"),
+            # more rows than the ids span: some id repeats; as many, but not the ids 0..n-1
+            # (shifted): one repeats in place of a missing one; fewer: sparse ids, checked apart
+            (
+                (nw.col("n") > nw.col("span"))
+                | ((nw.col("n") == nw.col("span")) & (nw.col("off") != 0))
+            )
+            .cast(nw.Int64)
+            .sum()
+            .alias("repeated"),
             (nw.col("n") < nw.col("span")).cast(nw.Int64).sum().alias("sparse"),
         )
     )
