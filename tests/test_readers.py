@@ -177,6 +177,30 @@ def test_lm_eval_samples(tmp_path):
     assert summarise.accuracy_table(samples)["accuracy"].item() == pytest.approx(0.5)
 
 
+def test_lm_eval_partial_credit_is_a_mean_reward_not_a_cut_at_half(tmp_path):
+    """A metric between 0 and 1 (f1) is each document's reward: compared by mean reward (the
+    problem bootstrap), never turned into right/wrong at 0.5."""
+    from helpers.runs import compare
+
+    f1 = {"base": [0.4, 0.45, 0.9, 0.1, 0.3] * 8, "new": [0.6, 0.55, 0.95, 0.2, 0.45] * 8}
+    paths = {}
+    for name, values in f1.items():
+        lines = [
+            {"doc_id": i, "resps": [["x"]], "metrics": ["f1"], "f1": v}
+            for i, v in enumerate(values)
+        ]
+        (tmp_path / name).mkdir()
+        paths[name] = _write(
+            tmp_path / name, "samples_squad.jsonl", "\n".join(map(json.dumps, lines))
+        )
+    loaded = readers.load(paths["new"])
+    assert loaded.samples.collect()["reward"].to_list() == f1["new"]
+    assert "mean reward" in " ".join(loaded.notes)
+    row = compare.compare(paths).differences.row(0, named=True)
+    assert row["unit"] == "mean reward" and "bootstrap" in row["interval"]
+    assert row["difference"] == pytest.approx(0.12)  # cut at 0.5: 0.6 - 0.2 = 0.4
+
+
 def test_unknown_format(tmp_path):
     path = _write(tmp_path, "x.jsonl", json.dumps({"a": 1}) + "\n")
     with pytest.raises(DataError, match="Qwen2.5-Math"):

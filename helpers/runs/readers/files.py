@@ -21,7 +21,8 @@ from helpers.runs.readers.tables import SAMPLE_COLUMNS, read_scores, scan_sample
 
 def _samples_frame(frame: pl.DataFrame, step: int | None, benchmark: str) -> pl.DataFrame:
     """An evaluation's answers in SAMPLE_COLUMNS, keeping what else the reader found that a
-    chart groups by (the difficulty `level` of Qwen2.5-Math outputs)."""
+    chart groups by (the difficulty `level` of Qwen2.5-Math outputs) or averages (a `reward`
+    with partial credit)."""
     return frame.select(
         pl.lit(step, pl.Int64).alias("step"),
         pl.lit(benchmark, pl.String).alias("benchmark"),
@@ -29,7 +30,7 @@ def _samples_frame(frame: pl.DataFrame, step: int | None, benchmark: str) -> pl.
         "sample_id",
         "correct",
         pl.lit(None, pl.Int64).alias("response_tokens"),
-        *[c for c in ("level",) if c in frame.columns],
+        *[c for c in ("level", "reward") if c in frame.columns],
     )
 
 
@@ -66,8 +67,15 @@ def read_file(path: Path, kind: str, parts: list[str], options: dict) -> Loaded:
     if kind in ("qwen-math", "lm-eval"):
         frame = evals.read_qwen_math(path) if kind == "qwen-math" else evals.read_lm_eval(path)
         benchmark = name or path.stem
+        notes = []
+        if kind == "lm-eval" and not frame["score"].is_in([0.0, 1.0]).all():
+            # a metric with partial credit (f1, a BLEU): its value is the sample's reward, so
+            # charts and comparisons take its mean, never a right/wrong cut at 0.5
+            frame = frame.with_columns(reward=pl.col("score"))
+            notes.append("metric values between 0 and 1: compared as a mean reward")
         samples = _samples_frame(frame, step, benchmark).lazy()
-        return Loaded(path, kind, samples=samples, texts=[(path, kind, step, benchmark)])
+        texts = [(path, kind, step, benchmark)]
+        return Loaded(path, kind, samples=samples, notes=notes, texts=texts)
     if kind == "trl-completions":  # the step is in the data
         frame = answer_dumps.read_trl_completions(path, metric)
         samples = frame.select(
