@@ -20,12 +20,18 @@ def accuracy_by_group(
     title: str,
     overall: pl.DataFrame | None = None,
     notes: Sequence[str] = (),
+    value: str = "accuracy",
+    value_title: str = "Accuracy",
 ) -> alt.LayerChart:
     """Accuracy with Wilson 95% intervals per group (e.g. MATH difficulty level), from
     `summarise.accuracy_table`; `overall` (one row) adds a rule at the overall accuracy;
-    `notes` (what was left out) make the subtitle."""
+    `notes` (what was left out) make the subtitle. Another score per group (`value`, e.g.
+    "mean_reward" from `rewards.reward_summary`, titled `value_title`) is drawn as logged,
+    not as a percentage from 0 to 1."""
+    percent = value == "accuracy"
     x = alt.X(f"{group}:O").title(group.replace("_", " ").capitalize()).axis(labelAngle=0)
-    y = alt.Y("accuracy:Q").title("Accuracy").scale(domain=[0, 1]).axis(format=".0%")
+    y = alt.Y(f"{value}:Q").title(value_title)
+    y = y.scale(domain=[0, 1]).axis(format=".0%") if percent else y.scale(zero=False)
     base = alt.Chart(table)
     bars = (
         base.mark_rule(strokeWidth=2, color=COLOURS["accuracy"])
@@ -38,7 +44,7 @@ def accuracy_by_group(
         tooltip=[
             tip(f"{group}:O", group.replace("_", " ").capitalize()),
             tip("problems:Q", "Problems"),
-            *with_interval("accuracy", ".3f", "Accuracy"),
+            *with_interval(value, ".3f", value_title),
         ],
     )
     layers: list[alt.Chart] = [bars, points]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import polars as pl
 
+from helpers import stats
 from helpers.errors import DataError
 from helpers.runs import drawable, readers, rewards, spark, summarise
 from helpers.runs.readers._common import reading
@@ -59,12 +60,14 @@ def _grid(curves: pl.DataFrame, order, subtitle: str | list[str], **options):
     )
 
 
-def _by_group(table: pl.DataFrame, group: str, title: str, **options):
-    """Accuracy by group, at most `drawable.MAX_GROUPS` of them along the axis."""
+def _by_group(table: pl.DataFrame, group: str, title: str, notes=(), **options):
+    """Accuracy (or `value`) by group, at most `drawable.MAX_GROUPS` of them along the axis;
+    `notes` lead the subtitle."""
     shown = drawable.panels(
         table, group, limit=drawable.MAX_GROUPS, what=f"{group}s" if group != "file" else "files"
     )
-    return later("accuracy_by_group", shown.frame, group, title=title, notes=shown.notes, **options)
+    notes = [*notes, *shown.notes]
+    return later("accuracy_by_group", shown.frame, group, title=title, notes=notes, **options)
 
 
 def later(name: str, *args, **kwargs):
@@ -264,16 +267,16 @@ def _rewards_chart(lf, nothing, where, benchmarks, columns, title) -> tuple[obje
     summary = rewards.reward_summary(lf, where=where)
     if summary.height == 0:
         raise nothing
-    if summary["step"].is_null().all():
-
-        def unstepped():
-            raise DataError(
-                where,
-                "a step per answer to chart mean reward by step (-o x.csv "
-                "writes the table; compare compares one evaluation)",
-            )
-
-        return unstepped, summary
+    if summary["step"].is_null().all():  # one evaluation: mean reward by benchmark
+        chart = _by_group(
+            summary.drop("step"),
+            "benchmark",
+            title or f"Mean reward by benchmark ({Path(where).stem})",
+            notes=[f"lines: 95% problem bootstrap ({stats.BOOTSTRAP_RESAMPLES:,} resamples)"],
+            value="mean_reward",
+            value_title="Mean reward",
+        )
+        return chart, summary
     chart = _grid(
         rewards.reward_curves(summary),
         list(benchmarks) if benchmarks else None,
