@@ -20,6 +20,9 @@ FIT = (
 )
 
 
+CEILING = "100%: the most an accuracy can be; the fit's band passes it"
+
+
 def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> alt.HConcatChart:
     """003: left, accuracy against training samples (log axis), the extrapolated reading hollow
     and dashed; right, accuracy against PRM parameter size. Shapes and colours as described.
@@ -28,7 +31,9 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
     left panel.
     """
     fig = data.figure("prm_data_scaling")
-    ydom = domain(fig["y_domain"], df["accuracy"].to_list(), 1)
+    # a fit and its band stay inside the plot: the axis reaches as far as they do
+    drawn = df["accuracy"].to_list() + ([] if fit is None else [*fit["lo"], *fit["hi"]])
+    ydom = domain(fig["y_domain"], drawn, 1)
     df = df.with_columns(
         hex=pl.col("colour").replace_strict(DESCRIBED),
         shape=pl.col("marker").replace_strict({**MARKER_SHAPES, "line": "circle"}),
@@ -104,6 +109,16 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
                 y=alt.Y("mean:Q").scale(domain=ydom)
             ),
         ]
+        if ydom[1] > 100:  # where the band passes what an accuracy can reach, say so
+            ceiling = alt.Chart(pl.DataFrame({"y": [100.0], "x": [xdom[0]], "note": [CEILING]}))
+            layers += [
+                ceiling.mark_rule(color="#888888", strokeWidth=1).encode(
+                    y=alt.Y("y:Q").scale(domain=ydom)
+                ),
+                ceiling.mark_text(
+                    align="left", baseline="bottom", dx=4, dy=-2, color="#555555"
+                ).encode(x=alt.X("x:Q").scale(type="log", domain=xdom), y="y:Q", text="note:N"),
+            ]
     left_chart = alt.layer(
         *layers, stated_line, extrapolated_line, stated, extrapolated, *label_layers
     ).properties(width=PANEL_W, height=PANEL_H, title=left_fig["x_title"])
