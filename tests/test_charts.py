@@ -208,6 +208,9 @@ def test_step_dpo_sizing_spec():
     assert len(baseline_text) == 1
 
 
+SIZES = ["7B", "32B", "47B", "57B", "70B", "72B"]
+
+
 def test_step_dpo_gains_layer_and_values():
 
     df = helpers.load("step_dpo_sizing")
@@ -222,9 +225,14 @@ def test_step_dpo_gains_layer_and_values():
     spec = _roundtrip(charts.step_dpo_sizing(df, gains=gains))
     plot = spec["hconcat"][1]
     red = [ly for ly in plot["layer"] if ly["mark"].get("color") == theme.COLOURS["Step-DPO"]]
-    assert [ly["mark"]["type"] for ly in red] == ["rule", "text"]
-    xs = [r["pos"] for r in _data(spec, red[0]) if r["model_size"] == "72B"]
-    assert len(set(xs)) == 2  # the two 72B comparisons do not sit on top of each other
+    assert [ly["mark"]["type"] for ly in red] == ["rule", "text", "text"]  # right of, above
+    bars = _data(spec, red[0])
+    assert all(r["pos"] == SIZES.index(r["model_size"]) for r in bars)  # at the points' size
+    spans = sorted(sorted((r["base"], r["step_dpo"])) for r in bars if r["model_size"] == "72B")
+    assert spans[0][1] <= spans[1][0]  # the two 72B comparisons meet at Step-DPO, no overlap
+    sides = {r["model_size"]: r["side"] for r in bars}
+    # a label beside 32B's 2-point bar would sit on a model's name either side: above it
+    assert sides == {"32B": "above", "57B": "right", "70B": "right", "72B": "right"}
 
 
 # ---- 003 ----------------------------------------------------------------------------------------

@@ -27,8 +27,8 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
     circles in their described colours; baselines as dashed rules labelled on the left; the
     legend as described (four entries that have no plotted point) beside the plot.
 
-    `gains`, if given (columns model_size, base, step_dpo), draws each Step-DPO gain as an arrow
-    from the matching model up or down to its Step-DPO point.
+    `gains`, if given (columns model_size, base, step_dpo, mid, gain), draws each Step-DPO gain
+    as a bar from the matching model up or down to its Step-DPO point, labelled in points.
     """
     fig = data.figure("step_dpo_sizing")
     sizes = fig["x_categories"]
@@ -79,11 +79,19 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
     )
     layers = [baselines, baseline_labels]
     if gains is not None:
+        # each bar joins a model to its Step-DPO point at their own size, under the markers
+        # and clear of the names beside them; its label goes right of it, else left, else
+        # above it, whichever side has no name within a line's height of the label
         arrows = gains.with_columns(
             pos=pl.col("model_size").replace_strict(sizes, list(range(len(sizes)))).cast(pl.Float64)
-            + 0.18
-            + 0.14 * pl.col("model_size").cum_count().over("model_size").cast(pl.Float64)
-            - 0.14
+        )
+        names = points.select("pos", "label_y", "label_align")
+        arrows = arrows.with_columns(
+            side=pl.Series(
+                [_gain_side(names, pos, mid) for pos, mid in arrows.select("pos", "mid").rows()],
+                dtype=pl.String,
+            ),
+            top=pl.max_horizontal("base", "step_dpo"),
         )
         layers.append(
             alt.Chart(arrows)
@@ -99,12 +107,17 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
                 ],
             )
         )
-        layers.append(
-            alt.Chart(arrows)
-            .mark_text(align="left", dx=4, color=COLOURS["Step-DPO"])
-            .transform_calculate(said="format(datum.gain, '+.1f') + ' pts'")  # points, not %
-            .encode(x=alt.X("pos:Q").scale(domain=xdom), y=alt.Y("mid:Q"), text="said:N")
-        )
+        placed = {"right": ("left", 7, 0, "mid"), "left": ("right", -7, 0, "mid")}
+        placed["above"] = ("center", 0, -10, "top")
+        for side, (align, dx, dy, at) in placed.items():
+            if side not in set(arrows["side"]):
+                continue  # no empty layers (a browser warns of their infinite extents)
+            layers.append(
+                alt.Chart(arrows.filter(pl.col("side") == side))
+                .mark_text(align=align, dx=dx, dy=dy, color=COLOURS["Step-DPO"])
+                .transform_calculate(said="format(datum.gain, '+.1f') + ' pts'")  # points, not %
+                .encode(x=alt.X("pos:Q").scale(domain=xdom), y=alt.Y(f"{at}:Q"), text="said:N")
+            )
     plot = alt.layer(*layers, marks, *labels).properties(width=560, height=380)
     legend_rows = (
         df.filter(pl.col("kind") == "legend only")
@@ -128,3 +141,19 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
     )
     added = [GAINS] if gains is not None else []
     return alt.hconcat(legend, plot).properties(title=heading(fig, added, centred=True))
+
+
+LINE = 1.3  # accuracy points: a label's height on this plot (380 px for about 30 points)
+
+
+def _gain_side(names: pl.DataFrame, pos: float, mid: float) -> str:
+    """Where a gain's label goes: right of its bar unless a model's name starts there within a
+    line of it; else left unless a name of this size, or one reaching over from the size
+    before, sits there; else above the bar."""
+    near = names.filter((pl.col("label_y") - mid).abs() < LINE)
+    if near.filter(pl.col("pos") == pos, pl.col("label_align") == "left").height == 0:
+        return "right"
+    left = ((pl.col("pos") == pos) & (pl.col("label_align") == "right")) | (
+        (pl.col("pos") == pos - 1) & (pl.col("label_align") == "left")
+    )
+    return "left" if near.filter(left).height == 0 else "above"
