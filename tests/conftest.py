@@ -41,7 +41,13 @@ EXAMPLE = DATA / "examples" / "simulated_run.parquet"
 
 # The files whose tests wait longest (a JVM, a browser, notebook kernels), started first so
 # that neither of the two workers (pyproject's addopts) is left with one of them at the end.
-LONGEST_FIRST = ("test_spark.py", "test_browser.py", "test_notebooks.py", "test_notebook_params.py")
+LONGEST_FIRST = (
+    "test_spark_cluster.py",
+    "test_spark.py",
+    "test_browser.py",
+    "test_notebooks.py",
+    "test_notebook_params.py",
+)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -42,6 +42,25 @@ def test_skythought_to_png_and_table(tmp_path):
     assert overall["accuracy"] == pytest.approx(0.524)  # the harness's printed accuracy
 
 
+def test_a_png_says_its_resolution_and_keeps_its_size_in_inches(tmp_path, capsys):
+    from PIL import Image
+
+    sizes = {}
+    for ppi in ("144", "300"):
+        out = tmp_path / f"levels_{ppi}.png"
+        args = ["plot", str(SKY), "-o", str(out)] + (["--ppi", ppi] if ppi != "144" else [])
+        assert main(args) == 0
+        image = Image.open(out)
+        assert image.info["dpi"][0] == pytest.approx(float(ppi), abs=0.01)
+        sizes[ppi] = image.size
+    inches = [(w / float(ppi), h / float(ppi)) for ppi, (w, h) in sizes.items()]
+    assert inches[0] == pytest.approx(inches[1], abs=0.02)  # the same chart, more pixels
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        main(["plot", str(SKY), "-o", str(tmp_path / "x.png"), "--ppi", "5000"])
+    assert "expected pixels per inch from 36 to 600; got '5000'" in capsys.readouterr().err
+
+
 def test_scores_to_svg(tmp_path):
     svg = tmp_path / "size.svg"
     assert main(["plot", str(OBS), "-o", str(svg), "--benchmarks", "GSM8K", "MMLU"]) == 0
@@ -213,6 +232,31 @@ def test_plot_shows_mean_reward_with_its_bootstrap_band(tmp_path, capsys):
     chart, _ = chart_for([path])
     spec = json.dumps(chart.to_dict())
     assert "Mean reward" in spec and "bootstrap" in spec and "Accuracy" not in spec
+
+
+def test_one_evaluation_with_partial_credit_is_mean_reward_by_benchmark(tmp_path):
+    """One evaluation whose metric gives partial credit (an lm-eval f1) is drawn as mean
+    reward with its problem-bootstrap interval, on the reward's own scale, never as accuracy."""
+    from helpers import stats
+    from helpers.runs.choose import chart_for
+
+    f1 = [0.2, 0.5, 0.7, 0.9, 0.35] * 6
+    lines = [{"doc_id": i, "resps": [], "metrics": ["f1"], "f1": v} for i, v in enumerate(f1)]
+    path = tmp_path / "samples_squad.jsonl"
+    path.write_text("\n".join(map(json.dumps, lines)) + "\n")
+    assert main(["plot", str(path), "-o", str(tmp_path / "r.png")]) == 0
+    chart, table = chart_for([path])
+    row = table.row(0, named=True)
+    assert row["mean_reward"] == pytest.approx(sum(f1) / len(f1))
+    by_id = [v for _, v in sorted((str(i), v) for i, v in enumerate(f1))]  # problems by id
+    lo, hi = stats.bootstrap_interval(by_id)
+    assert (row["lo"], row["hi"]) == pytest.approx((lo, hi), abs=1e-11)
+    spec = chart.to_dict()
+    text = json.dumps(spec)
+    assert "Mean reward" in text and "bootstrap" in text and "Accuracy" not in text
+    point = next(layer for layer in spec["layer"] if layer["mark"]["type"] == "point")
+    assert point["encoding"]["y"]["field"] == "mean_reward"
+    assert "format" not in point["encoding"]["y"].get("axis", {})  # as logged, not in percent
 
 
 def test_power_with_seeds_and_from_runs_with_several_samples(tmp_path, capsys):

@@ -16,7 +16,7 @@ import pytest
 from helpers.cli import main
 from helpers.errors import DataError
 from helpers.paths import ROOT
-from helpers.runs import compare, query, readers, spark, summarise
+from helpers.runs import compare, query, readers, spark, spark_cluster, summarise
 
 NUMBERS = ["problems", "samples", "k", "accuracy", "lo", "hi", "pass_k", "mean_tokens"]
 NUMBERS += ["p50_tokens", "p90_tokens"]
@@ -179,6 +179,80 @@ def test_spark_checks_values_as_the_polars_reader_does(tmp_path, spark_session):
     with pytest.raises(DataError, match="Spark can read") as e:
         spark.samples([str(torn.parent)])
     assert e.value.path == str(torn.parent)
+
+
+def test_shuffles_are_sized_for_the_cores_spark_has(tmp_path, spark_session):
+    """Not Spark's 200 partitions, and not this machine's cores on a cluster: twice the cores
+    the executors have, once the check has run on them."""
+    write_hive(tmp_path / "log")
+    spark.samples([str(tmp_path / "log")])
+    cores = spark_session.sparkContext.defaultParallelism
+    assert spark_session.conf.get("spark.sql.shuffle.partitions") == str(max(4, 2 * cores))
+
+
+def test_a_file_gone_before_a_task_reads_it_is_one_line_naming_it(tmp_path, spark_session):
+    """What an executor that does not see a file at the path the driver listed meets (a local
+    path on a cluster): here the file is removed between the listing and the aggregation."""
+    write_hive(tmp_path / "log")
+    frame = spark.samples([str(tmp_path / "log")])
+    gone = tmp_path / "log" / "step=20" / "part-1.parquet"
+    gone.unlink()
+    with pytest.raises(DataError) as e:
+        summarise.aggregate_samples(frame, engine="spark")
+    assert str(e.value) == (
+        f"{gone}: expected a file every executor can read, in place until Spark has read it; "
+        "got 'no such file where a task read it'"
+    )
+
+
+@pytest.fixture
+def no_spark_settings(monkeypatch, tmp_path):
+    """No Spark configuration of this machine's, and none left for the other tests."""
+    for variable in ("SPARK_MASTER", "SPARK_REMOTE", "PYSPARK_SUBMIT_ARGS"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("SPARK_CONF_DIR", str(tmp_path / "no-conf"))
+    monkeypatch.setattr(spark_cluster, "SETTINGS", {})
+
+
+def test_paths_go_to_spark_as_absolute_uris(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert spark_cluster.uri("run/step=10") == f"file://{tmp_path}/run/step=10"
+    assert spark_cluster.uri(tmp_path / "a b") == f"file://{tmp_path}/a b"
+    for uri in ("s3a://b/run/", "gs://b/run", "abfss://c@a.dfs.core.windows.net/r", "hdfs://n/r"):
+        assert spark_cluster.uri(uri) == uri
+
+
+def test_the_users_spark_configuration_wins(tmp_path, monkeypatch, no_spark_settings):
+    """The master from spark-defaults.conf, and none of the tool's defaults over a key it sets;
+    the command line over the environment, the environment over spark-defaults.conf."""
+    conf = tmp_path / "conf"
+    conf.mkdir()
+    (conf / "spark-defaults.conf").write_text(
+        "# the cluster's\nspark.master   spark://h:7077\nspark.ui.showConsoleProgress=true\n"
+    )
+    monkeypatch.setenv("SPARK_CONF_DIR", str(conf))
+    where = spark_cluster.target()
+    assert where == spark_cluster.Target(
+        "master", "spark://h:7077", "spark-defaults.conf spark.master=spark://h:7077"
+    )
+    assert spark_cluster.quiet_defaults(where) == {}  # no UI setting on a cluster either
+    monkeypatch.setenv("SPARK_REMOTE", "sc://c:15002")
+    assert spark_cluster.target().named == "SPARK_REMOTE=sc://c:15002"
+    spark_cluster.configure({"spark.master": "local[1]"})
+    where = spark_cluster.target()
+    assert (where.kind, where.url) == ("local", "local[1]")
+    assert spark_cluster.quiet_defaults(where) == {"spark.ui.enabled": "false"}
+    monkeypatch.setenv("PYSPARK_SUBMIT_ARGS", "--conf spark.ui.enabled=true pyspark-shell")
+    assert spark_cluster.quiet_defaults(where) == {}
+
+
+def test_a_wait_that_is_not_seconds_is_one_line(no_spark_settings):
+    spark_cluster.configure({spark_cluster.WAIT: "soon"})
+    with pytest.raises(DataError) as e:
+        spark.session()
+    assert str(e.value) == (
+        "--spark-conf reasoning-figures.wait: expected a number of seconds above 0; got 'soon'"
+    )
 
 
 def test_spark_without_pyspark_is_a_clear_error(monkeypatch):

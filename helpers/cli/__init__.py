@@ -147,7 +147,7 @@ def _run(args) -> int:
         else:
             from helpers.render import export
 
-            export.save(spec, out, appendix)
+            export.save(spec, out, appendix, ppi=args.ppi)
     except OSError as e:
         raise DataError(out, "a place the output can be written", got=e.strerror) from None
     print(f"wrote {out}")
@@ -155,15 +155,12 @@ def _run(args) -> int:
 
 
 def _spec(make, out: Path) -> dict:
-    """The chart's spec. The numbers are in by now, so vl-convert's engine starts on the
-    second core while this one loads altair and builds the chart (started before the
-    aggregation, it competed with it for both cores). The spec is not validated again here:
-    the tests validate every chart function's specs, and validation is a fifth of the time
-    from numbers to a 13-panel PNG."""
-    from helpers.render import export, theme
+    """The chart's spec, not validated again: the tests validate every chart function's
+    specs, and validation is a fifth of the time from numbers to a 13-panel PNG. (Starting
+    vl-convert's engine in the background here gains nothing: what it saves the render, it
+    costs building the chart, measured on two cores.)"""
+    from helpers.render import theme
 
-    if out.suffix in (".png", ".svg"):
-        export.warm_up()
     theme.enable()
     return make().to_dict(validate=False)
 

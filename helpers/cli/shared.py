@@ -9,6 +9,8 @@ import polars as pl
 
 from helpers import benchmark_sizes
 from helpers.errors import DataError
+from helpers.io import PPI
+from helpers.runs import spark_cluster
 from helpers.runs.spark import location
 
 
@@ -44,6 +46,23 @@ def output_args(parser: argparse.ArgumentParser) -> None:
         help="only these benchmarks (W&B: the part after val/test_score/)",
     )
     parser.add_argument("--title", help="chart title")
+    parser.add_argument(
+        "--ppi",
+        type=_ppi,
+        default=PPI,
+        help=f"a PNG's pixels per inch (default {PPI:g}: twice a screen's pixels, sharp on "
+        "slides; 300 for print); the chart's size in inches stays the same",
+    )
+
+
+def _ppi(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 36 <= value <= 600:
+        raise argparse.ArgumentTypeError(f"expected pixels per inch from 36 to 600; got {text!r}")
+    return value
 
 
 def reading_args(parser: argparse.ArgumentParser) -> None:
@@ -116,8 +135,38 @@ def engine_arg(parser: argparse.ArgumentParser) -> None:
         choices=["polars", "spark"],
         default="polars",
         help="who aggregates per-sample Parquet logs: polars on this machine (default), or Spark "
-        "(local mode; SPARK_MASTER or SPARK_REMOTE point it at a cluster); needs the [spark] extra",
+        "(local mode; SPARK_MASTER or SPARK_REMOTE point it at a cluster, which must see a local "
+        "path at the same place); needs the [spark] extra",
     )
+    parser.add_argument(
+        "--spark-conf",
+        action=SparkSettings,
+        type=setting_arg,
+        default=[],
+        metavar="KEY=VALUE",
+        help="a Spark setting for this run (repeatable), over spark-defaults.conf: e.g. "
+        "spark.executor.memory=8g; under SPARK_REMOTE only session settings (spark.sql.*). "
+        f"{spark_cluster.WAIT}=SECONDS: how long a job may wait for an executor before the "
+        f"run fails (default {spark_cluster.DEFAULT_WAIT:g})",
+    )
+    spark_cluster.configure({})  # a command line starts with no settings of an earlier one
+
+
+def setting_arg(text: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE; got {text!r}")
+    return key.strip(), value
+
+
+class SparkSettings(argparse.Action):
+    """--spark-conf: kept on the namespace and handed to the Spark session this process will
+    start (one a process, as Spark has it), so every command that reads with Spark gets them."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        settings = [*getattr(namespace, self.dest), values]
+        setattr(namespace, self.dest, settings)
+        spark_cluster.configure(dict(settings))
 
 
 def csv_text(table: pl.DataFrame) -> str:

@@ -1,20 +1,23 @@
 """Apache Spark as the second engine: the session (Spark Connect, a master, or local mode),
 reading tidy per-sample Parquet with the same checks as the polars reader, Spark's failures as
 the package's error, and `query.summarize` run by Spark. Local paths and URIs (s3a://...) are
-told apart here: only Spark reads URIs."""
+told apart here: only Spark reads URIs. What a cluster needs (paths, settings, waits, its
+failures in words) is in `spark_cluster`."""
 
 from __future__ import annotations
 
 import os
+import sys
 import warnings
 from collections.abc import Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 import narwhals as nw
 import polars as pl
 
 from helpers.errors import DataError
+from helpers.runs import spark_cluster
 from helpers.runs.query import Keys, collect, summarize, uneven_pass_at_k
 
 
@@ -32,18 +35,27 @@ def local(where: str | Path) -> Path:
 
 
 def session():
-    """A Spark session: SPARK_REMOTE (Spark Connect) or SPARK_MASTER if set, else local mode on
-    this machine's cores. Missing pyspark or Java is the package's error, not a traceback."""
+    """The Spark session of this process: a Spark Connect server (SPARK_REMOTE), a master
+    (SPARK_MASTER, or the user's Spark configuration), else local mode on this machine's cores
+    (`spark_cluster.target`). The user's settings win: spark-defaults.conf, PYSPARK_SUBMIT_ARGS
+    and --spark-conf are never overridden; ours fill only what they leave unset: Spark's logging
+    (silent), no console progress bars, and in local mode no web UI and SPARK_LOCAL_IP. Missing
+    pyspark or Java, or a master or server that does not answer, is the package's error, not a
+    traceback."""
+    global _running
     try:
         with warnings.catch_warnings():  # pyspark warns about pandas 3 on import
             warnings.simplefilter("ignore")
+            from py4j.protocol import Py4JError
+            from pyspark.errors import PySparkException
             from pyspark.sql import SparkSession
     except ImportError:
         raise DataError(
             "--engine spark", "pyspark installed (pip install 'reasoning-figures[spark]')"
         ) from None
-    remote = os.environ.get("SPARK_REMOTE")
-    if not remote:
+    where = spark_cluster.target()
+    spark_cluster.wait()  # a bad wait is an error before Spark starts
+    if where.kind != "connect":
         java = os.environ.get("JAVA_HOME")
         found = (java and os.path.exists(os.path.join(java, "bin", "java"))) or any(
             os.access(os.path.join(d, "java"), os.X_OK)
@@ -53,25 +65,74 @@ def session():
             raise DataError(
                 "--engine spark", "Java 17 for local Spark (Debian: openjdk-17-jre-headless)"
             )
+    spark_cluster.reachable(where)
     # pyspark warns that it does not yet support pandas 3 fully; nothing here goes through pandas
     warnings.filterwarnings("ignore", "PySpark does not yet fully support pandas", FutureWarning)
     builder = SparkSession.builder.appName("reasoning-figures")
-    if remote:
-        builder = builder.remote(remote)
+    ours = {spark_cluster.WAIT, "spark.remote", "spark.master"}
+    if where.kind == "connect":
+        builder = builder.remote(where.url)
     else:
-        master = os.environ.get("SPARK_MASTER", f"local[{os.cpu_count() or 1}]")
-        if master.startswith("local"):  # no warning that the host name resolves to loopback
+        os.environ.pop("SPARK_REMOTE", None)  # pyspark would go to Connect over the command line
+        if where.kind == "local":  # no warning that the host name resolves to loopback
             os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-        logging = Path(__file__).with_name("spark-log4j2.properties")
-        builder = (
-            builder.master(master)
-            .config("spark.driver.extraJavaOptions", f"-Dlog4j.configurationFile=file:{logging}")
-            .config("spark.ui.enabled", "false")
-            .config("spark.ui.showConsoleProgress", "false")
-            .config("spark.sql.shuffle.partitions", str(max(4, 2 * (os.cpu_count() or 1))))
-            .config("spark.sql.session.timeZone", "UTC")
-        )
-    return builder.getOrCreate()
+        _quiet()
+        builder = builder.master(where.url)
+        settings = {**spark_cluster.quiet_defaults(where), **spark_cluster.SETTINGS}
+        for key, value in settings.items():
+            if key not in ours:
+                builder = builder.config(key, value)
+    try:
+        spark = builder.getOrCreate()
+    except (PySparkException, Py4JError) as e:
+        given = " or its --spark-conf settings" if spark_cluster.SETTINGS else ""
+        raise DataError(
+            where.named,
+            f"a Spark session that starts there{given}",
+            got=spark_cluster.first_line(e),
+        ) from None
+    if where.kind == "connect":  # only a session's own settings can change under Connect
+        for key, value in spark_cluster.SETTINGS.items():
+            if key in ours:
+                continue
+            try:
+                spark.conf.set(key, value)
+            except PySparkException as e:
+                raise DataError(
+                    f"--spark-conf {key}",
+                    "a setting a Spark Connect session may change (a cluster's own settings "
+                    "are given to the Connect server when it starts)",
+                    got=spark_cluster.first_line(e),
+                ) from None
+    _running = (spark, where)
+    return spark
+
+
+_running: tuple = (None, None)  # the session `session` made, and where it runs
+_reading: list[str] = ["--engine spark"]  # what `samples` read last: the path errors name
+
+
+def _quiet() -> None:
+    """Spark's logging silenced through SPARK_SUBMIT_OPTS, which comes before the user's own
+    spark.driver.extraJavaOptions on the driver's command line (so theirs wins), and not at all
+    when the user configures logging (a log4j2.properties in their Spark conf folder)."""
+    opts = os.environ.get("SPARK_SUBMIT_OPTS", "")
+    folder = Path(os.environ.get("SPARK_CONF_DIR") or spark_cluster.spark_home() / "conf")
+    if "log4j" in opts or (folder / "log4j2.properties").exists():
+        return
+    logging = Path(__file__).with_name("spark-log4j2.properties")
+    os.environ["SPARK_SUBMIT_OPTS"] = f"{opts} -Dlog4j.configurationFile=file:{logging}".strip()
+
+
+def _size_shuffles(spark) -> None:
+    """Shuffle partitions for the executors the check found: twice their cores (AQE merges
+    small ones), unless the user set them; under Connect the server's setting stands."""
+    if _running[1] is None or _running[1].kind == "connect":
+        return
+    context = spark.sparkContext
+    if not context.getConf().contains("spark.sql.shuffle.partitions"):
+        partitions = max(4, 2 * context.defaultParallelism)
+        spark.conf.set("spark.sql.shuffle.partitions", str(partitions))
 
 
 def samples(paths: Sequence[str]):
@@ -92,10 +153,12 @@ def samples(paths: Sequence[str]):
             if kind not in ("samples", "folder") or not parquet:
                 raise DataError(path, "a tidy per-sample Parquet file or folder", got=kind)
     spark = session()
-    where = paths[0]
-    with read_errors(where):
-        frame = spark.read.option("mergeSchema", "true").parquet(*map(str, paths))
-    types = {f.name: f.dataType for f in frame.schema.fields}
+    where = _reading[0] = str(paths[0])
+    with read_errors(where):  # Connect reads lazily: a missing path fails at the schema
+        frame = spark.read.option("mergeSchema", "true").parquet(*map(spark_cluster.uri, paths))
+        if _running[1].kind == "connect":  # a Connect server reports progress on queries only,
+            frame.limit(0).collect()  # not while it infers the schema for `.schema`: watch it
+        types = {f.name: f.dataType for f in frame.schema.fields}
     whole = (T.ByteType, T.ShortType, T.IntegerType, T.LongType)
     for column in ("step", "benchmark", "problem_id", "sample_id", "correct", "response_tokens"):
         if column not in types:
@@ -143,6 +206,7 @@ def samples(paths: Sequence[str]):
 
             file = unquote(urlparse(file).path)
         raise DataError(file, expected, column=column, got=row[column])
+    _size_shuffles(spark)
     return frame.select(
         F.col("step").cast("long"),
         F.col("benchmark").cast("string"),
@@ -155,17 +219,46 @@ def samples(paths: Sequence[str]):
 
 @contextmanager
 def read_errors(where):
-    """A Spark failure to read the data (a corrupt file, a path that is not there) as the
-    package's error naming the input, with Spark's first line of explanation."""
-    from py4j.protocol import Py4JJavaError
+    """Spark's jobs while it reads `where`: watched for a cluster that never runs them
+    (`spark_cluster.Watch`; one watch for nested blocks), and any failure, eager or lazy,
+    classic or Connect, turned into the package's one-line error naming the path or setting
+    (`spark_cluster.explain`)."""
+    from py4j.protocol import Py4JError
     from pyspark.errors import PySparkException
 
+    spark, runs = _running
+    runs = runs or spark_cluster.Target("local", "local", "--engine spark")
+    outer = _watch[0]
+    fresh = outer is None and spark is not None and runs.kind != "local"
+    watch = spark_cluster.Watch(spark, runs) if fresh else outer
     try:
-        yield
-    except (PySparkException, Py4JJavaError) as e:
-        text = str(e.java_exception.getMessage()) if isinstance(e, Py4JJavaError) else str(e)
-        first = text.strip().splitlines()[0][:160] if text.strip() else type(e).__name__
-        raise DataError(where, "per-sample Parquet that Spark can read", got=first) from None
+        with watch if fresh else nullcontext():
+            _watch[0] = watch
+            yield
+    except (PySparkException, Py4JError) as e:
+        if watch is not None and watch.starved:
+            raise watch.error() from None
+        raise spark_cluster.explain(e, where, runs) from None
+    finally:
+        _watch[0] = outer
+
+
+_watch: list = [None]  # the watch of the outermost `read_errors` block, shared by nested ones
+
+
+def collected(run: str, table: pl.DataFrame) -> None:
+    """Say (on stderr) how large a table Spark sent to this machine, beside the driver's limit
+    on it (spark.driver.maxResultSize; past it, Spark's failure is one line that says so)."""
+    spark = _running[0]
+    limit = spark.conf.get("spark.driver.maxResultSize", None) if spark else None
+    size = table.estimated_size()
+    said = f"{size / 1e6:,.1f} MB" if size >= 1e5 else f"{size / 1e3:,.1f} kB"
+    limit = limit or "1g, Spark's default"
+    print(
+        f"spark: run {run}: {table.height:,} per-problem rows ({said}) sent to this machine "
+        f"(spark.driver.maxResultSize: {limit})",
+        file=sys.stderr,
+    )
 
 
 def summary(frame, bin_tokens: int, percentiles) -> pl.DataFrame:
@@ -173,15 +266,17 @@ def summary(frame, bin_tokens: int, percentiles) -> pl.DataFrame:
     comes back as a polars frame (pass@k recomputed where problems have uneven sample counts)."""
     from pyspark.sql import functions as F
 
-    keys = Keys()
-    lazy = nw.from_native(frame.withColumn("bin", F.floor(F.col("response_tokens") / bin_tokens)))
-    summary = summarize(lazy, keys, bin_tokens=bin_tokens, percentiles=percentiles)
-    result = collect(summary)
-    uneven = result.filter(pl.col("k") > 1, pl.col("k") != pl.col("k_max"))
-    if uneven.height:
-        spark = frame.sparkSession
-        table = uneven.select(*keys.group, "k", "k_max")
-        small = nw.from_native(spark.createDataFrame(table.rows(), schema=table.columns))
-        fixed = uneven_pass_at_k(lazy, small, keys, set(uneven["k"]))
-        result = result.join(collect(fixed), on=list(keys.group), how="left")
+    keys, where = Keys(), _reading[0]
+    with read_errors(where):  # narwhals asks a Connect server for schemas as it builds
+        bins = frame.withColumn("bin", F.floor(F.col("response_tokens") / bin_tokens))
+        lazy = nw.from_native(bins)
+        summary = summarize(lazy, keys, bin_tokens=bin_tokens, percentiles=percentiles)
+        result = collect(summary, where)
+        uneven = result.filter(pl.col("k") > 1, pl.col("k") != pl.col("k_max"))
+        if uneven.height:
+            spark = frame.sparkSession
+            table = uneven.select(*keys.group, "k", "k_max")
+            small = nw.from_native(spark.createDataFrame(table.rows(), schema=table.columns))
+            fixed = uneven_pass_at_k(lazy, small, keys, set(uneven["k"]))
+            result = result.join(collect(fixed, where), on=list(keys.group), how="left")
     return result
