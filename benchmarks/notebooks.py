@@ -64,7 +64,10 @@ def main(argv: list[str] | None = None) -> int:
         a, b = [], []
         for _ in range(args.repeats):
             a.append(run(ours, ROOT, NBVAL))  # the project's pytest settings, and nbval
-            b.append(run(bare, Path(tmp), ["-c", str(Path(tmp) / "pytest.ini"), *NBVAL]))
+            # the bare notebooks on as many pytest-xdist workers as the project's settings give
+            # ours (`-n 2 --dist loadfile` in pyproject.toml): one stack against the other
+            bare_config = ["-c", str(Path(tmp) / "pytest.ini"), "-n", "2", "--dist", "loadfile"]
+            b.append(run(bare, Path(tmp), [*bare_config, *NBVAL]))
     m_a, m_b = statistics.median(a), statistics.median(b)
     print(
         f"nbval, {len(ours)} notebooks: ours {m_a:.1f} s, bare {m_b:.1f} s, "

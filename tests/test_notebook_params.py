@@ -47,11 +47,12 @@ def _rows(chart: dict) -> list[dict]:
 
 
 def _accuracy(chart: dict, benchmark: str) -> dict[float, float]:
-    """iteration -> accuracy drawn in a training grid's panel."""
+    """iteration -> accuracy drawn in a training grid's panel (a row per panel and step:
+    `value` the accuracy, `tokens` the mean length)."""
     return {
         r["iteration"]: r["value"]
         for r in _rows(chart)
-        if r["benchmark"] == benchmark and r["metric"] == "accuracy"
+        if r["benchmark"] == benchmark and r.get("value") is not None
     }
 
 
