@@ -205,6 +205,19 @@ def test_a_file_gone_before_a_task_reads_it_is_one_line_naming_it(tmp_path, spar
     )
 
 
+def test_partial_rewards_are_refused_on_spark_not_counted_as_correct(tmp_path, spark_session):
+    """Spark aggregates `correct`; a reward with partial credit would be dropped unseen, so it
+    is one line naming the file and the value (0/1 rewards pass)."""
+    rows = write_hive(tmp_path / "ok").with_columns(reward=pl.col("correct").cast(pl.Float64))
+    rows.write_parquet(tmp_path / "binary.parquet")
+    spark.samples([str(tmp_path / "binary.parquet")])  # 0/1 rewards: accuracy, as polars has it
+    partial = rows.with_columns(reward=pl.when(pl.col("sample_id") == 1).then(0.5).otherwise(1.0))
+    partial.write_parquet(tmp_path / "partial.parquet")
+    with pytest.raises(DataError, match="averaged by polars: leave out --engine spark") as e:
+        spark.samples([str(tmp_path / "partial.parquet")])
+    assert e.value.column == "reward" and str(tmp_path / "partial.parquet") in str(e.value)
+
+
 @pytest.fixture
 def no_spark_settings(monkeypatch, tmp_path):
     """No Spark configuration of this machine's, and none left for the other tests."""

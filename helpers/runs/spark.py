@@ -188,6 +188,11 @@ def samples(paths: Sequence[str]):
     ]
     if not isinstance(types["correct"], T.BooleanType):
         checks.append(("correct", ~F.col("correct").isin(0, 1), "0 or 1 (or true/false)"))
+    if "reward" in types:  # Spark counts `correct`; a mean of partial rewards is polars' work
+        partial = (
+            "0 or 1 (a reward with partial credit is averaged by polars: leave out --engine spark)"
+        )
+        checks.append(("reward", ~F.col("reward").isin(0, 1), partial))
     flags = [F.when(bad, F.lit(c)).alias(f"__{i}") for i, (c, bad, _) in enumerate(checks)]
     with read_errors(where):
         found = (
