@@ -82,6 +82,7 @@ rehash: $(STAMP)
 bench: install
 	$(PY) -m pip install --quiet -e '.[bench]'
 	$(PY) benchmarks/startup.py --repeats 15
-	$(PY) benchmarks/aggregate.py --rows 1000000 10000000 20000000 50000000 --repeats 3
+	$(PY) benchmarks/aggregate.py --rows 100000 1000000 10000000 20000000 50000000 --repeats 3
+	$(PY) benchmarks/outputs.py --rows 100000 1000000 --repeats 5
 	$(PY) benchmarks/notebooks.py --repeats 3
 	$(PY) benchmarks/trackers.py --repeats 5
