@@ -26,6 +26,8 @@ def test_wandb_export_to_html_offline(tmp_path, capsys):
     spec = json.loads(block.group(1))
     panels = [(u["vconcat"][0] if "vconcat" in u else u)["title"] for u in spec["concat"]]
     assert len(panels) == len(set(panels)) == 15  # one per validation benchmark
+    # the training export's own scores are not drawn beside validation ones: the chart says so
+    assert f"{TRAIN.name}: its training scores are not drawn" in json.dumps(spec["title"])
     assert "wrote" in capsys.readouterr().out
 
 

@@ -175,6 +175,13 @@ def fitting(
         subtitle = [band] + (
             ["response length matched to the nearest earlier step"] if has_tokens else []
         )
+        scored = [r for r in runs if r.scores is not None]
+        drawn = [r for r in scored if r.kind == "validation"] or scored
+        subtitle += [  # a training export's scores beside validation ones: said, not dropped
+            f"{r.path.name}: its {r.kind}s are not drawn (plot it alone to see them)"
+            for r in scored
+            if r not in drawn
+        ]
         chart = _grid(
             curves,
             order,
