@@ -60,6 +60,26 @@ def test_lighteval_checkpoint_folder_is_a_curve_with_intervals(tmp_path):
     assert table.filter(step=50, benchmark="MATH500")["score"].item() == pytest.approx(0.854)
 
 
+def test_result_files_of_one_evaluation_given_together_are_one_run(tmp_path, capsys):
+    """lighteval writes a results file per task: the three of one checkpoint, given together,
+    are one evaluation (the scores the folder's curve has at that step, with intervals); the
+    same benchmark at the same step in two files is two runs, one line saying so."""
+    files = sorted((LIGHTEVAL / "Exp2_100").glob("results_*.json"))
+    table = _csv(tmp_path, files)
+    curve = _csv(tmp_path, [LIGHTEVAL]).filter(step=100).sort("benchmark")
+    assert table.sort("benchmark")["accuracy"].to_list() == curve["score"].to_list()
+    assert table.sort("benchmark").select("lo", "hi").equals(curve.select("lo", "hi"))
+    (tmp_path / "Exp2_100").mkdir()
+    copy = tmp_path / "Exp2_100" / "copy.json"
+    copy.write_bytes(files[0].read_bytes())
+    benchmark = _csv(tmp_path, [files[0]])["benchmark"][0]
+    capsys.readouterr()
+    assert main(["plot", str(files[0]), str(copy), "-o", str(tmp_path / "x.csv")]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith(f"error: {copy}: expected one log with validation scores, or several")
+    assert f"got '{benchmark} again'" in said
+
+
 def test_checkpoint_folder_reproduces_the_harness_accuracies(tmp_path):
     """Sky-T1 checkpoints: per-sample files in `checkpoint-N/`; each step's accuracy is the
     `acc` its harness printed beside it (36.7, 36.7, 26.7, 36.7, 30.0)."""
@@ -574,7 +594,8 @@ def test_mlflow_nested_runs_are_stitched_into_one_curve(tmp_path, capsys):
     ]
     one = tmp_path / "one.csv"
     assert main(["plot", str(child), "--map", "accuracy=avg_quality_score", "-o", str(one)]) == 0
-    assert pl.read_csv(one).select("step", "score").rows() == [(3, 0.835)]
+    # one step of a validation log is one evaluation: its benchmarks with intervals
+    assert pl.read_csv(one).select("step", "accuracy").rows() == [(3, 0.835)]
 
 
 def test_mlflow_store_of_several_runs_and_a_bad_metric_line(tmp_path, capsys):

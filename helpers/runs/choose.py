@@ -158,13 +158,20 @@ def fitting(
         return chart, table
     if kind == "scores":
         curves, order, table = summarise.score_curves(runs, benchmarks)
-        if table["step"].is_null().all():  # one evaluation: a point per benchmark
+        training = all(r.kind == "training score" for r in runs if r.scores is not None)
+        one = table["step"].is_null().all() or (table["step"].n_unique() == 1 and not training)
+        if one:  # one evaluation: a point per benchmark
             table = table.rename({"score": "accuracy"})
+            step = table["step"][0]
+            named = files[0].stem if len(files) == 1 else files[0].parent.name
+            at = "" if step is None else f", step {step}"
             chart = _by_group(
-                table, "benchmark", title or f"Accuracy by benchmark ({files[0].stem})"
+                table,
+                "benchmark",
+                title or f"Accuracy by benchmark ({named}{at})",
+                notes=[_band_note(table).replace("bands:", "lines:").replace("no band", "no line")],
             )
             return chart, table
-        training = all(r.kind == "training score" for r in runs if r.scores is not None)
         what = "training score (on training batches)" if training else "accuracy"
         has_tokens = "tokens" in table.columns
         band = (

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import narwhals as nw
@@ -213,13 +214,26 @@ def score_curves(
     if not scored:
         raise DataError(runs[0].path, "accuracy or score columns in at least one log")
     validation = [r for r in scored if r.kind == "validation"] or scored
-    if len(validation) > 1:
-        raise DataError(
-            validation[1].path,
-            "one log with validation scores (to set several runs side by side, use "
-            "'python -m helpers compare')",
-        )
     main = validation[0]
+    if len(validation) > 1:  # files of one evaluation (lighteval writes one per task) are one
+        merged = pl.concat(
+            [r.scores.with_columns(file=pl.lit(i)) for i, r in enumerate(validation)],
+            how="diagonal_relaxed",
+        )
+        twice = merged.filter(pl.struct("benchmark", "step").is_duplicated())
+        if twice.height:  # a benchmark at one step in two logs: two runs, not one
+            raise DataError(
+                validation[twice["file"].max()].path,
+                "one log with validation scores, or several covering different benchmarks (to "
+                "set several runs side by side, use 'python -m helpers compare')",
+                got=f"{twice['benchmark'][0]} again",
+            )
+        order = [
+            b
+            for r in validation
+            for b in r.order or r.scores["benchmark"].unique(maintain_order=True)
+        ]
+        main = replace(main, scores=merged.drop("file"), order=list(dict.fromkeys(order)))
     scores = main.scores.drop_nulls("score")
     order = main.order or scores["benchmark"].unique(maintain_order=True).to_list()
     if benchmarks:
