@@ -475,6 +475,32 @@ CATALOGUE = {
     ),
     "filter leaves nothing": (_frame("f.parquet", _samples()), ["--benchmarks", "nope"], "none"),
     "size not a number": (_text("sz.csv", "model,size,acc\nm,big,0.5\n"), [], "a number"),
+    # long tables: several runs in one table, benchmarks as rows
+    "long table benchmark twice at a step": (
+        _text("lt.csv", "step,task,acc\n1,x,0.5\n1,x,0.6\n2,x,0.4\n"),
+        [],
+        "line 3, column 'task': expected each task once per step (also on line 2)",
+    ),
+    "long table accuracy in percent": (
+        _text("lp.csv", "step,task,acc\n1,x,0.5\n2,x,57\n"),
+        [],
+        "line 3, column 'acc': expected accuracy as a fraction",
+    ),
+    "long table percent string not a number": (
+        _text("ls.csv", "step,task,acc\n1,x,50%\n2,x,n/a%\n"),
+        [],
+        "line 3, column 'acc': expected a percentage such as 63.3%",
+    ),
+    "long table without a value column": (
+        _text("lv.csv", "step,task,note\n1,x,ok\n"),
+        [],
+        "a value column beside the benchmark column 'task'",
+    ),
+    "run column mapped but absent": (
+        _text("lr.csv", "step,eval_x_accuracy\n1,0.5\n"),
+        ["--map", "run=arm"],
+        "expected a column 'arm' (--map run=arm)",
+    ),
 }
 
 

@@ -73,7 +73,9 @@ def reading_args(parser: argparse.ArgumentParser) -> None:
         metavar="ROLE=COLUMN",
         help="which column is what, for per-step logs no convention covers; ROLE is step, "
         "accuracy or tokens, and {benchmark} in COLUMN stands for the benchmark's name "
-        "(e.g. --map step=global_step --map 'accuracy=eval/{benchmark}/acc'); for results "
+        "(e.g. --map step=global_step --map 'accuracy=eval/{benchmark}/acc'); in tables of "
+        "several runs, run=COLUMN names each row's run and benchmark=COLUMN each row's "
+        "benchmark (with accuracy=COLUMN its value); for results "
         "files, accuracy=METRIC picks the metric; for answer dumps (verl, SkyRL, NeMo-RL), "
         "reward=KEY reads KEY as each answer's reward, compared and charted by mean reward",
     )

@@ -90,7 +90,8 @@ def overlay(
         if known
         else "no band: no benchmark's size is known (--problems NAME=N)"
     ]
-    heading = title or f"{files[0].stem}: accuracy of {len(drawn.order)} runs by step"
+    count = len(drawn.order)
+    heading = title or f"{files[0].stem}: accuracy of {count} run{'s' * (count != 1)} by step"
     subtitle = drawable.subtitle(lines, notes)
 
     def make():

@@ -12,6 +12,7 @@ from helpers.errors import DataError
 from helpers.runs.readers import (
     answer_dumps,
     framework_logs,
+    long_tables,
     mlflow_store,
     sqlite,
     tfevents,
@@ -60,6 +61,9 @@ FORMATS = {
     "inspect": "Inspect AI log (JSON: eval, samples or results)",
     "samples": "tidy per-sample table (" + ", ".join(SAMPLE_COLUMNS) + ")",
     "scores": "scores table (one row per model, a model-size column)",
+    "runs-table": "table of several runs (a row per run and step; the run named by a column: "
+    + ", ".join(long_tables.RUN_NAMES)
+    + ", or --map run=COLUMN)",
     "folder": "a folder of logs (per checkpoint: the step from the path)",
 }
 
@@ -176,6 +180,9 @@ def detect(path: str | Path, mapping: Mapping[str, str] | None = None) -> str:
         header = csv_header(path)
         if set(SAMPLE_COLUMNS) <= set(header):
             return "samples"
+        long = long_tables.table_kind(path, header, dict(mapping or {}))
+        if long:
+            return long
         try:
             recognise(path, header, mapping)
             return "wandb" if "_step" in header else "metrics-csv"

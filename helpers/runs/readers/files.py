@@ -147,7 +147,7 @@ def metric_log(path: Path, kind: str, options: dict, rows: pl.DataFrame | None =
     if scores.height:
         scores = scores.with_columns(problems=pl.lit(None, pl.Int64)).select(list(SCORE_COLUMNS))
     notes = [f"convention: {log.convention or 'none'} ({log.kind})"]
-    notes += log.roles()
+    notes += log.said + log.roles()
     if log.k:
         ks = sorted(set(log.k.values()))
         notes.append(f"mean@k with k = {', '.join(map(str, ks))} samples per problem")

@@ -85,7 +85,7 @@ LEFT_OUT = (
     (r"^eval/.+/effective/", "prime-rl's effective subset (errored rollouts dropped); all is read"),
 )
 # reward: answer dumps only (verl, SkyRL, NeMo-RL), a per-generation key read as a reward
-ROLES = ("step", "accuracy", "tokens", "reward")
+ROLES = ("step", "accuracy", "tokens", "reward", "run", "benchmark")
 
 
 def _pattern(template: str) -> re.Pattern:
@@ -113,6 +113,7 @@ class MetricLog:
     convention: str = ""
     kind: str = "validation"
     ignored: dict[str, list[str]] = field(default_factory=dict)  # reason -> columns
+    said: list[str] = field(default_factory=list)  # how a long table was read (`long_tables`)
 
     def roles(self) -> list[str]:
         """Which logged key became which role, in words (for `inspect`): the first few of
@@ -179,8 +180,8 @@ class MetricLog:
 
 
 def parse_map(items: list[str] | None) -> dict[str, str]:
-    """`role=template` items (roles: step, accuracy, tokens; reward for answer dumps) as a
-    dict."""
+    """`role=template` items (roles: step, accuracy, tokens; reward for answer dumps; run and
+    benchmark for long tables, see `long_tables`) as a dict."""
     out = {}
     for item in items or []:
         role, sep, template = item.partition("=")
@@ -209,6 +210,15 @@ def _match(template: str, columns: list[str]) -> dict[str, tuple[str, int | None
     return found
 
 
+def step_column(columns: list[str]) -> str | None:
+    """The step column: the first of STEP_NAMES, in that order, its case ignored ('Step' as
+    a tracker's table export writes it)."""
+    lowered = {}
+    for c in columns:
+        lowered.setdefault(c.lower(), c)
+    return next((lowered[s] for s in STEP_NAMES if s in lowered), None)
+
+
 def _header(path: Path) -> dict:
     """Where column names are, for DataError: line 1 of a CSV or JSON lines file; a JSON
     document or a TensorBoard log has no header line."""
@@ -222,7 +232,7 @@ def recognise(
     tokens column: DataError naming what was looked for."""
     mapping = dict(mapping or {})
     names = [c for c in columns if c != "__line"]
-    step = mapping.get("step") or next((s for s in STEP_NAMES if s in names), None)
+    step = mapping.get("step") or step_column(names)
     if step is None or step not in names:
         raise DataError(
             path,
@@ -233,7 +243,7 @@ def recognise(
         )
     log = MetricLog(path, pl.DataFrame(), step)
     if "accuracy" in mapping:
-        found = _match(mapping["accuracy"], names)
+        found = _match(mapping["accuracy"], [c for c in names if c != step])
         if not found:
             raise DataError(
                 path, f"columns matching --map accuracy={mapping['accuracy']}", **_header(path)

@@ -16,7 +16,7 @@ from pathlib import Path
 import polars as pl
 
 from helpers.errors import DataError
-from helpers.runs.readers import tfevents
+from helpers.runs.readers import long_tables, tfevents
 from helpers.runs.readers._common import (
     csv_header,
     csv_lines,
@@ -26,7 +26,7 @@ from helpers.runs.readers._common import (
     scan_jsonl_lines,
     text_only,
 )
-from helpers.runs.readers.metric_columns import MetricLog, recognise
+from helpers.runs.readers.metric_columns import MetricLog, recognise, step_column
 
 # ---- reading the rows ---------------------------------------------------------------------------
 
@@ -83,8 +83,13 @@ def read_metric_log(
     the log's rows where the caller read them already (a tracker's store)."""
     path = Path(path)
     rows = read_rows(path) if rows is None else rows
+    step = (mapping or {}).get("step") or step_column(rows.columns)
+    rows, mapping, said = long_tables.widen(path, rows, mapping or {}, step)
     log = recognise(path, rows.columns, mapping)
+    if said:
+        log.said, log.convention = said, "benchmarks as rows"
     wanted = [log.step, *log.accuracy.values(), *log.tokens.values()]
+    rows = long_tables.percents(path, rows, list(dict.fromkeys(log.accuracy.values())))
     frame = numeric(
         path, rows.select("__line", *dict.fromkeys(wanted)), list(dict.fromkeys(wanted))
     )

@@ -11,13 +11,22 @@ from pathlib import Path
 import polars as pl
 
 from helpers.errors import DataError
-from helpers.runs.readers import mlflow_sqlite, mlflow_store, tfevents, trackio_store, wandb_store
+from helpers.runs.readers import (
+    long_tables,
+    mlflow_sqlite,
+    mlflow_store,
+    tfevents,
+    trackio_store,
+    wandb_store,
+)
 from helpers.runs.readers._common import files_in
 from helpers.runs.readers.detect import FORMATS
 from helpers.runs.readers.files import metric_log
 from helpers.runs.readers.loaded import Loaded
+from helpers.runs.readers.metrics import read_rows
 
-STORES = ("mlflow", "mlflow-sqlite", "trackio", "wandb-run")  # and a folder of event files
+# and a folder of event files
+STORES = ("mlflow", "mlflow-sqlite", "trackio", "wandb-run", "runs-table")
 
 
 def is_store(path: Path, kind: str) -> bool:
@@ -61,10 +70,10 @@ def remembering() -> Iterator[None]:
         _memo = outer
 
 
-def _stored(path: Path, kind: str) -> list[_Stored]:
+def _stored(path: Path, kind: str, mapping: dict | None = None) -> list[_Stored]:
     """The runs in a tracker's store that logged anything, each with a name unique in it (a
     name two runs share gets the run's id)."""
-    key = (str(path.resolve()), kind)
+    key = (str(path.resolve()), kind, tuple(sorted((mapping or {}).items())))
     if _memo is not None and key in _memo:
         return _memo[key]
     found: list[tuple[str, tuple[str, ...], Callable]] = []
@@ -72,6 +81,12 @@ def _stored(path: Path, kind: str) -> list[_Stored]:
         store = mlflow_store if kind == "mlflow" else mlflow_sqlite
         for root, table, said in store.tables(path):
             found.append((root.name, (root.run_id,), lambda t=table, s=said: (t, s)))
+    elif kind == "runs-table":
+        rows = read_rows(path)
+        columns = long_tables.run_columns(path, rows, mapping or {})
+        said = [f"runs named by {', '.join(columns)}"]
+        for name, part in long_tables.split(rows, columns):
+            found.append((name, (), lambda t=part: (t, said)))
     elif kind == "trackio":
         for name, run_id, table, said in trackio_store.tables(path):
             found.append((name, (run_id,), lambda t=table, s=said: (t, s)))
@@ -131,7 +146,7 @@ def from_store(
 ) -> list[Loaded]:
     """The runs of a tracker's store: the one `chosen` (PATH#RUN), else every run (`every`),
     else its one run (several are an error naming them)."""
-    stored = _stored(path, kind)
+    stored = _stored(path, kind, options.get("mapping"))
     if chosen is not None:
         stored = [_pick(path, stored, chosen)]
     elif len(stored) > 1 and not every:

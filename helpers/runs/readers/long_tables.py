@@ -1,0 +1,207 @@
+"""Metric tables in long form: several runs in one table (a row per run and step: an
+ablation's conditions, models, seeds) and benchmarks as rows (a row per step and benchmark,
+one value column), as people write them by hand or export them from a tracker.
+
+Which column says what, by `--map` first, else by name where exactly one reading fits:
+
+    run        condition, run_name, run, experiment, method, variant, model, seed, run_id
+               (the columns of these whose value changes; together they name a run)
+    benchmark  benchmark, task, dataset, data_source
+    accuracy   with a benchmark column: accuracy, acc, score, exact_match, pass@1
+    tokens     with a benchmark column: tokens, response_length, mean_response_length
+
+A value written as a percentage string ("63.3%") is read as the fraction it states.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+import polars as pl
+
+from helpers.errors import DataError
+from helpers.runs.readers._common import numeric, place
+
+RUN_NAMES = (
+    "condition",
+    "run_name",
+    "run",
+    "experiment",
+    "method",
+    "variant",
+    "model",
+    "seed",
+    "run_id",
+)
+BENCHMARK_NAMES = ("benchmark", "task", "dataset", "data_source")
+VALUE_NAMES = ("accuracy", "acc", "score", "exact_match", "pass@1")
+TOKEN_NAMES = ("tokens", "response_length", "mean_response_length")
+
+
+_ROLE_WORDS = {"accuracy": "accuracy", "tokens": "response length (tokens)"}
+
+
+def _named(columns: list[str], names: tuple[str, ...]) -> list[str]:
+    """The columns named as one of `names` (case and surrounding spaces ignored), in the
+    order of `names`."""
+    by_name = {c.strip().lower(): c for c in columns}
+    return [by_name[n] for n in names if n in by_name]
+
+
+def _given(path: Path, columns: list[str], mapping: Mapping[str, str], role: str) -> str | None:
+    column = mapping.get(role)
+    if column is not None and column not in columns:
+        raise DataError(
+            path, f"a column {column!r} (--map {role}={column})", line=1, got=columns[:8]
+        )
+    return column
+
+
+def run_columns(path: Path, rows: pl.DataFrame, mapping: Mapping[str, str]) -> list[str]:
+    """The columns that name the run of each row: `--map run=COLUMN`, else those of
+    RUN_NAMES whose value changes within the table (none: the table is one run)."""
+    columns = [c for c in rows.columns if c != "__line"]
+    given = _given(path, columns, mapping, "run")
+    if given:
+        return [given]
+    candidates = _named(columns, RUN_NAMES)
+    if not candidates:
+        return []
+    varying = rows.select(pl.col(candidates).n_unique()).row(0)
+    return [c for c, n in zip(candidates, varying, strict=True) if n > 1]
+
+
+def split(rows: pl.DataFrame, columns: list[str]) -> list[tuple[str, pl.DataFrame]]:
+    """The rows of each run, in the order runs first appear, named by the first column's
+    value (with the others' where that alone is not unique: 'grpo (seed=2)'); the run
+    columns are dropped from each run's rows."""
+    keys = rows.select(columns).unique(maintain_order=True)
+    first = keys[columns[0]]
+    names = []
+    for key in keys.iter_rows(named=True):
+        name = str(key[columns[0]])
+        if (first == key[columns[0]]).sum() > 1:
+            rest = ", ".join(f"{c}={key[c]}" for c in columns[1:])
+            name = f"{name} ({rest})"
+        names.append(name)
+    parts = rows.partition_by(columns, maintain_order=True, include_key=False, as_dict=True)
+    return [(n, parts[tuple(k)]) for n, k in zip(names, keys.iter_rows(), strict=True)]
+
+
+def percents(path: Path, rows: pl.DataFrame, columns: list[str]) -> pl.DataFrame:
+    """Text columns whose every value is a percentage string ('63.3%') as the fractions they
+    state, as text (cast later, cell by cell)."""
+    for column in columns:
+        if column in rows.columns and rows[column].dtype == pl.String:
+            rows = _percent(path, rows, column)
+    return rows
+
+
+def _percent(path: Path, rows: pl.DataFrame, column: str) -> pl.DataFrame:
+    """'63.3%' read as 0.633, where every value of the column is written so."""
+    text = rows[column].str.strip_chars()
+    written = text.drop_nulls()
+    if written.len() == 0 or not written.str.ends_with("%").all():
+        return rows
+    number = text.str.strip_suffix("%").str.strip_chars().cast(pl.Float64, strict=False)
+    bad = (text.is_not_null() & number.is_null()).arg_true()
+    if bad.len():
+        row = int(bad[0])
+        raise DataError(
+            path,
+            "a percentage such as 63.3%",
+            got=rows[column][row],
+            **place(path, int(rows["__line"][row]), column),
+        )
+    return rows.with_columns((number / 100).cast(pl.String).alias(column))
+
+
+def widen(
+    path: Path, rows: pl.DataFrame, mapping: Mapping[str, str], step: str | None
+) -> tuple[pl.DataFrame, dict[str, str], list[str]]:
+    """Benchmarks given as rows (a benchmark column and one value column) as one column per
+    benchmark, `accuracy/<benchmark>`, with the mapping that reads them; any other table is
+    returned as it is. Also the notes saying what was read how, for `inspect`."""
+    columns = [c for c in rows.columns if c != "__line"]
+    bench = _given(path, columns, mapping, "benchmark")
+    if bench is None:
+        found = _named(columns, BENCHMARK_NAMES)
+        if not found or step is None or mapping.get("accuracy", found[0]) not in columns:
+            return rows, dict(mapping), []  # wide, or a template the user gave
+        bench = found[0]
+    values = {}
+    for role, names in (("accuracy", VALUE_NAMES), ("tokens", TOKEN_NAMES)):
+        column = mapping.get(role)
+        if column is not None and column in columns:
+            values[role] = column
+        elif column is None and (found := _named(columns, names)):
+            values[role] = found[0]
+    if not values:
+        raise DataError(
+            path,
+            f"a value column beside the benchmark column {bench!r} ("
+            + ", ".join(VALUE_NAMES)
+            + ", or --map accuracy=COLUMN)",
+            line=1,
+            got=columns[:8],
+        )
+    rows = rows.filter(pl.col(step).is_not_null() & pl.col(bench).is_not_null())
+    dup = rows.filter(pl.struct(step, bench).is_duplicated())
+    if dup.height:
+        raise DataError(
+            path,
+            f"each {bench} once per {step} (also on line {dup['__line'][0]})",
+            line=dup["__line"][1],
+            column=bench,
+            got=f"{dup[bench][1]} at {step} {dup[step][1]}",
+        )
+    rows = percents(path, rows, list(values.values()))
+    rows = numeric(path, rows, list(values.values()))
+    if "accuracy" in values:
+        score = pl.col(values["accuracy"])
+        outside = rows.filter(score.is_not_nan() & ~score.is_between(0, 1))
+        if outside.height:
+            raise DataError(
+                path,
+                "accuracy as a fraction from 0 to 1 (a percentage? divide it by 100)",
+                got=outside[values["accuracy"]][0],
+                **place(path, int(outside["__line"][0]), values["accuracy"]),
+            )
+    benchmarks = rows[bench].unique(maintain_order=True).to_list()
+    wide = rows.group_by(step, maintain_order=True).agg(pl.col("__line").min())
+    for role, column in values.items():
+        part = rows.pivot(on=bench, index=step, values=column, aggregate_function=None)
+        wide = wide.join(
+            part.rename({b: f"{role}/{b}" for b in benchmarks if b in part.columns}),
+            on=step,
+            how="left",
+        )
+    mapping = {**mapping, **{role: f"{role}/{{benchmark}}" for role in values}}
+    said = [
+        f"benchmarks as rows: {bench} names the benchmark, "
+        + ", ".join(f"{c} the {_ROLE_WORDS[r]}" for r, c in values.items())
+    ]
+    return wide, mapping, said
+
+
+def table_kind(path: Path, header: list[str], mapping: Mapping[str, str]) -> str | None:
+    """For a CSV with a step column: 'runs-table' where a run column's value changes (a store
+    of runs, one per value), 'metrics-csv' where benchmarks are rows; else None (the
+    conventions decide)."""
+    from helpers.runs.readers.metric_columns import step_column
+
+    given = [_given(path, header, mapping, role) for role in ("run", "benchmark")]
+    step = mapping.get("step") or step_column(header)
+    if step is None or step not in header:
+        return None
+    candidates = [given[0]] if given[0] else _named(header, RUN_NAMES)
+    if candidates:
+        counts = (
+            pl.scan_csv(path, infer_schema=False).select(pl.col(candidates).n_unique()).collect()
+        )
+        if "run" in mapping or max(counts.row(0)) > 1:
+            return "runs-table"
+    if "benchmark" in mapping or _named(header, BENCHMARK_NAMES):
+        return "metrics-csv"
+    return None

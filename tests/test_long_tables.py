@@ -1,0 +1,125 @@
+"""Metric tables in long form (`readers.long_tables`): several runs in one table, benchmarks as
+rows, percentages written as text. The tables are written by polars' own CSV writer."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from helpers.cli import main
+from helpers.runs import readers
+from helpers.runs.readers.detect import detect
+
+from .conftest import VAL
+
+CONDITIONS = ["baseline", "grpo", "grpo+kl"]
+STEPS = [0, 50, 100]
+TASKS = ["AIME24", "MATH500"]
+
+
+def _ablation() -> pl.DataFrame:
+    """One row per (condition, step, task): accuracy and mean response length."""
+    rows = [
+        {
+            "condition": c,
+            "step": s,
+            "task": t,
+            "acc": round(0.1 + 0.5 * ti + s / 1000 * (ci + 1), 4),
+            "tokens": 1000 + 10 * s + ci,
+        }
+        for ci, c in enumerate(CONDITIONS)
+        for s in STEPS
+        for ti, t in enumerate(TASKS)
+    ]
+    return pl.DataFrame(rows)
+
+
+@pytest.fixture
+def ablation(tmp_path):
+    path = tmp_path / "ablation.csv"
+    _ablation().write_csv(path, include_bom=True)  # as spreadsheets save it
+    return path
+
+
+def test_an_ablation_table_is_one_run_per_condition_with_its_values(ablation, capsys):
+    assert detect(ablation) == "runs-table"
+    runs = readers.load_runs(ablation)
+    assert [r.run for r in runs] == CONDITIONS
+    table = _ablation()
+    for run in runs:
+        want = table.filter(pl.col("condition") == run.run)
+        assert run.order == TASKS
+        got = run.scores.sort("benchmark", "step")
+        assert got["score"].to_list() == want.sort("task", "step")["acc"].to_list()
+        assert got["problems"].to_list() == [30] * 3 + [500] * 3  # known benchmark sizes
+        tokens = run.tokens.sort("benchmark", "step")["tokens"].to_list()
+        assert tokens == want.sort("task", "step")["tokens"].cast(pl.Float64).to_list()
+    assert main(["inspect", str(ablation)]) == 0
+    said = capsys.readouterr().out
+    assert "3 runs (runs-table): baseline, grpo, grpo+kl" in said
+    assert "runs named by condition" in said
+    assert "benchmarks as rows: task names the benchmark, acc the accuracy" in said
+
+
+def test_plot_draws_and_writes_every_run(ablation, tmp_path, capsys):
+    out = tmp_path / "runs.csv"
+    assert main(["plot", str(ablation), "-o", str(out)]) == 0
+    written = pl.read_csv(out)
+    assert written["run"].unique(maintain_order=True).to_list() == CONDITIONS
+    merged = written.join(
+        _ablation(),
+        left_on=["run", "step", "benchmark"],
+        right_on=["condition", "step", "task"],
+    )
+    assert merged.height == len(CONDITIONS) * len(STEPS) * len(TASKS)
+    assert (merged["score"] == merged["acc"]).all()
+    png = tmp_path / "runs.png"
+    assert main(["plot", str(ablation), "-o", str(png)]) == 0
+    assert png.stat().st_size > 10_000
+
+
+def test_two_conditions_of_one_table_compare_at_every_step(ablation, tmp_path):
+    out = tmp_path / "compared.csv"
+    runs = [f"base={ablation}#baseline", f"new={ablation}#grpo"]
+    assert main(["compare", *runs, "-o", str(out)]) == 0
+    got = pl.read_csv(out).sort("benchmark", "step")
+    table = _ablation()
+    base = table.filter(pl.col("condition") == "baseline").sort("task", "step")["acc"]
+    new = table.filter(pl.col("condition") == "grpo").sort("task", "step")["acc"]
+    assert got["difference"].to_list() == pytest.approx((new - base).to_list())
+    assert got["interval"].str.starts_with("unpaired").all()  # scores only: said so
+
+
+def test_run_columns_by_map_and_by_several_names(tmp_path):
+    table = _ablation().rename({"condition": "arm"})
+    path = tmp_path / "arms.csv"
+    table.write_csv(path)
+    runs = readers.load_runs(path, mapping={"run": "arm"})
+    assert [r.run for r in runs] == CONDITIONS
+    # two seeds of each condition: a run is a (condition, seed), named by both
+    seeded = pl.concat([_ablation().with_columns(seed=pl.lit(s)) for s in (1, 2)])
+    path = tmp_path / "seeded.csv"
+    seeded.write_csv(path)
+    names = [r.run for r in readers.load_runs(path)]
+    assert names == [f"{c} (seed={s})" for s in (1, 2) for c in CONDITIONS]
+
+
+def test_percent_strings_and_a_capitalised_step_read_as_fractions(tmp_path):
+    path = tmp_path / "pct.csv"
+    pl.DataFrame(
+        {
+            "Method": ["a", "a", "b", "b"],
+            "Step": [10, 20, 10, 20],
+            "aime24": ["10%", "13.3%", "20%", " 26.7 %"],
+        }
+    ).write_csv(path)
+    runs = readers.load_runs(path, mapping={"accuracy": "{benchmark}"})
+    assert [r.run for r in runs] == ["a", "b"]
+    assert runs[1].scores["score"].to_list() == pytest.approx([0.2, 0.267])
+    assert runs[0].scores["benchmark"].to_list() == ["aime24", "aime24"]
+
+
+def test_a_wandb_export_naming_its_one_run_stays_one_run():
+    # Reasoning360's export has run_id and run_name columns, one value each
+    assert detect(VAL) == "wandb"
+    assert len(readers.load_runs(VAL)) == 1
