@@ -347,9 +347,9 @@ CATALOGUE = {
     ),
     # issue 21, item 5: percentages in a scores table
     "scores table in percent text": (
-        _text("pt.csv", "model,size,acc,gsm8k\nm,7,63.3%,0.5\n"),
+        _text("pt.csv", "model,size,acc,gsm8k\nm,7,63.3%,0.5\nn,8,0.5,0.5\n"),
         [],
-        "line 2, column 'acc': expected scores as fractions from 0 to 1",
+        "line 3, column 'acc': expected every score of the column written as a percentage",
     ),
     "scores table in percent numbers": (
         _text("pn.csv", "model,size,acc\nm,7,30\nn,14,50\no,32,80\n"),

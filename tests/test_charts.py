@@ -621,6 +621,32 @@ def _(spec):
     assert list(_named(spec["spec"])) == ["models", "medians"]
 
 
+def _leaderboard():
+    from helpers.runs.leaderboard import leaderboard
+
+    models = pl.DataFrame(
+        {
+            "model": ["a-7B", "b-1.5B", "c", "a-7B", "b-1.5B", "c"],
+            "benchmark": ["AIME24"] * 3 + ["MATH500"] * 3,
+            "accuracy": [0.5, 0.3, 0.1, 0.9, 0.6, 0.58],
+            "size_b": [7.0, 1.5, None] * 2,
+        }
+    )
+    return leaderboard(models)
+
+
+@example("leaderboard")(
+    lambda: charts.leaderboard(_leaderboard()[0], title="t", notes=_leaderboard()[1])
+)
+def _(spec):
+    panels = spec["concat"]
+    assert [p["title"] for p in panels] == ["AIME24", "MATH500"]
+    assert [list(_named(p)) for p in panels] == [["tiers", "intervals", "models"]] * 2
+    y = panels[1]["layer"][2]["encoding"]["y"]
+    assert y["sort"] == ["a-7B", "b-1.5B", "c"]  # ranked from the top
+    assert "shading" in spec["title"]["subtitle"][1]
+
+
 def _run_curves():
     from .conftest import EXAMPLE
 

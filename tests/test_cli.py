@@ -115,7 +115,7 @@ def test_help_explains_formats():
         "Qwen2.5-Math",
         "lm-eval",
         "per-sample table",
-        "scores table",
+        "table of models",
         ".html",
         "--benchmarks",
     ):

@@ -22,6 +22,7 @@ from helpers.charts.compare_runs import (
 )
 from helpers.charts.detectability import detectability
 from helpers.charts.grpo_vs_mel import grpo_vs_mel
+from helpers.charts.leaderboard import leaderboard
 from helpers.charts.own_run import accuracy_by_group, accuracy_vs_size, run_grid
 from helpers.charts.prm_data_scaling import prm_data_scaling
 from helpers.charts.rl_length_scaling import rl_length_scaling, rl_length_scaling_panel
@@ -40,6 +41,7 @@ __all__ = [
     "comparison",
     "gain_vs_growth",
     "grpo_vs_mel",
+    "leaderboard",
     "rl_length_scaling",
     "rl_length_scaling_panel",
     "run_grid",

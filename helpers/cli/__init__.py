@@ -52,11 +52,13 @@ Formats recognised:
   tidy per-sample table (.csv/.parquet, or a folder of Parquet files; columns step, benchmark,
   problem_id, sample_id, correct, response_tokens)
       -> the training grid with Wilson intervals, from any number of files.
-  scores table (.csv with a model-size column and accuracy columns)
-      -> accuracy against model size, one panel per benchmark.
+  table of models (.csv: a model column, a benchmark per column or per row; sizes from a
+  size column or the model names)
+      -> accuracy against model size, one panel per benchmark; where a size is unknown, a
+         leaderboard: models ranked per benchmark, tiers where a gap is separable.
   trackers' stores: W&B run folders, TensorBoard event files, MLflow (mlruns/ or mlflow.db),
-  trackio databases; a store of several runs -> each run's accuracy, a colour per run
-      (PATH#RUN: one run alone).
+  trackio databases; a table of several runs (a condition, run, model or seed column);
+  a store of several runs -> each run's accuracy, a colour per run (PATH#RUN: one run alone).
 """
 
 

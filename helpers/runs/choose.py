@@ -143,7 +143,25 @@ def fitting(
         raise DataError(files[0], f"files of one format; got {detail}")
     kind = kinds.pop()
     if kind == "models":
-        table = summarise.size_table(pl.concat([r.models for r in runs]))
+        models = pl.concat([r.models for r in runs], how="diagonal_relaxed")
+        if models["size_b"].null_count():  # no size for some: a leaderboard, ranked
+            from helpers.runs.leaderboard import leaderboard
+
+            table, notes = leaderboard(models, problems)
+            named = files[0].stem if len(files) == 1 else files[0].parent.name
+            drawn = table.filter(pl.col("rank") <= drawable.MAX_GROUPS)
+            if benchmarks is None:
+                shown = drawable.panels(drawn, "benchmark")
+                drawn, notes = shown.frame, notes + shown.notes
+            chart = later(
+                "leaderboard",
+                drawn,
+                title=title or f"{named}: models ranked per benchmark",
+                notes=notes,
+                columns=min(columns, 3),
+            )
+            return chart, table
+        table = summarise.size_table(models)
         shown = drawable.panels(table, "benchmark")
         models = drawable.thin(
             shown.frame, "size_b", ("benchmark", "kind"), what="model sizes", per="panel"

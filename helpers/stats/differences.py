@@ -34,12 +34,15 @@ class Difference:
     p_value: float | None = None
 
 
-def newcombe_unpaired(cb: int, nb: int, ca: int, na: int) -> tuple[float, float]:
-    """95% interval for p_b - p_a from two independent binomial proportions: Newcombe (1998,
-    Stat Med 17:873, method 10), the hybrid of the two Wilson intervals."""
+def newcombe_unpaired(
+    cb: float, nb: int, ca: float, na: int, z: float = Z95
+) -> tuple[float, float]:
+    """95% interval (another level: its `z`) for p_b - p_a from two independent binomial
+    proportions: Newcombe (1998, Stat Med 17:873, method 10), the hybrid of the two Wilson
+    intervals."""
     pb, pa = cb / nb, ca / na
-    lb, ub = wilson_interval(cb, nb)
-    la, ua = wilson_interval(ca, na)
+    lb, ub = wilson_interval(cb, nb, z)
+    la, ua = wilson_interval(ca, na, z)
     d = pb - pa
     return d - math.sqrt((pb - lb) ** 2 + (ua - pa) ** 2), d + math.sqrt(
         (ub - pb) ** 2 + (pa - la) ** 2

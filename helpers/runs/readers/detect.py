@@ -12,6 +12,7 @@ from helpers.errors import DataError
 from helpers.runs.readers import (
     answer_dumps,
     framework_logs,
+    leaderboards,
     long_tables,
     mlflow_store,
     sqlite,
@@ -60,7 +61,8 @@ FORMATS = {
     "lighteval-details": "lighteval details Parquet (example, metrics)",
     "inspect": "Inspect AI log (JSON: eval, samples or results)",
     "samples": "tidy per-sample table (" + ", ".join(SAMPLE_COLUMNS) + ")",
-    "scores": "scores table (one row per model, a model-size column)",
+    "scores": "table of models (a row per model, or per model and benchmark; a model or a "
+    "model-size column)",
     "runs-table": "table of several runs (a row per run and step; the run named by a column: "
     + ", ".join(long_tables.RUN_NAMES)
     + ", or --map run=COLUMN)",
@@ -187,7 +189,9 @@ def detect(path: str | Path, mapping: Mapping[str, str] | None = None) -> str:
             recognise(path, header, mapping)
             return "wandb" if "_step" in header else "metrics-csv"
         except DataError as metric_error:
-            if any("size" in c.lower() for c in header):
+            if any("size" in c.lower() for c in header) or leaderboards.model_column(
+                header, dict(mapping or {})
+            ):
                 return "scores"
             missing = [c for c in SAMPLE_COLUMNS if c not in header]
             raise DataError(
@@ -195,7 +199,7 @@ def detect(path: str | Path, mapping: Mapping[str, str] | None = None) -> str:
                 "a per-step metric log (a step column and "
                 + ", ".join(t for _, _, t in CONVENTIONS[:5])
                 + f", or --map): {metric_error.expected}; a per-sample table (lacks {missing}); "
-                "or a scores table (a column with 'size' in its name)",
+                "or a table of models (a model column, or one with 'size' in its name)",
                 line=1,
                 got=header[:8],
             ) from None

@@ -14,9 +14,10 @@ from helpers.errors import DataError
 from helpers.runs.readers import answer_dumps, evals, framework_logs, results
 from helpers.runs.readers._common import files_in
 from helpers.runs.readers.detect import detect
+from helpers.runs.readers.leaderboards import read_models
 from helpers.runs.readers.loaded import PER_SAMPLE, SCORE_COLUMNS, Loaded, step_from_path
 from helpers.runs.readers.metrics import read_metric_log
-from helpers.runs.readers.tables import SAMPLE_COLUMNS, read_scores, scan_samples, scan_table
+from helpers.runs.readers.tables import SAMPLE_COLUMNS, scan_samples, scan_table
 
 
 def _samples_frame(frame: pl.DataFrame, step: int | None, benchmark: str) -> pl.DataFrame:
@@ -131,7 +132,10 @@ def read_file(path: Path, kind: str, parts: list[str], options: dict) -> Loaded:
         loaded.notes += said
         return loaded
     if kind == "scores":
-        return Loaded(path, kind, models=read_scores(path, benchmarks=options.get("benchmarks")))
+        models, notes = read_models(
+            path, mapping=options.get("mapping"), benchmarks=options.get("benchmarks")
+        )
+        return Loaded(path, kind, models=models, notes=notes)
     raise DataError(path, "a run's log", got=kind)
 
 

@@ -85,7 +85,7 @@ LEFT_OUT = (
     (r"^eval/.+/effective/", "prime-rl's effective subset (errored rollouts dropped); all is read"),
 )
 # reward: answer dumps only (verl, SkyRL, NeMo-RL), a per-generation key read as a reward
-ROLES = ("step", "accuracy", "tokens", "reward", "run", "benchmark")
+ROLES = ("step", "accuracy", "tokens", "reward", "run", "benchmark", "model", "size")
 
 
 def _pattern(template: str) -> re.Pattern:

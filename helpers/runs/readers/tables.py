@@ -1,5 +1,4 @@
-"""Tables: tidy per-sample logs (CSV or Parquet, one file, many, or a hive-partitioned folder)
-and scores tables (one row per model)."""
+"""Tidy per-sample logs (CSV or Parquet, one file, many, or a hive-partitioned folder)."""
 
 from __future__ import annotations
 
@@ -9,7 +8,7 @@ from pathlib import Path
 import polars as pl
 
 from helpers.errors import DataError
-from helpers.runs.readers._common import csv_header, csv_line, files_in, numeric, text_only
+from helpers.runs.readers._common import csv_line, files_in, text_only
 
 SAMPLE_COLUMNS = {
     "step": pl.Int64,
@@ -157,83 +156,4 @@ def scan_samples(paths: Sequence[str | Path], *, progress=None) -> pl.LazyFrame:
             )
             for f in frames
         ]
-    )
-
-
-def _fractions(path: Path, frame: pl.DataFrame, columns: Sequence[str]) -> None:
-    """Scores are fractions from 0 to 1: a percentage ('63.3%', or 63.3) is an error naming
-    its line and column, not a chart drawn at 6,330% or an empty one."""
-    for c in columns:
-        text = frame[c].str.strip_chars()
-        values = text.cast(pl.Float64, strict=False)
-        bad = text.is_not_null() & ~values.is_between(0, 1).fill_null(
-            False
-        )  # a word, a NaN, a 57, a 63.3%
-        if bad.any():
-            row = int(bad.arg_true()[0])
-            raise DataError(
-                path,
-                "scores as fractions from 0 to 1 (a percentage: divide it by 100)",
-                line=csv_line(path, row),
-                column=c,
-                got=frame[c][row],
-            )
-    if not columns:
-        raise DataError(path, "a benchmark column of scores from 0 to 1", line=1)
-
-
-def read_scores(
-    path: str | Path,
-    *,
-    size: str | None = None,
-    family: str | None = None,
-    model: str | None = None,
-    benchmarks: Sequence[str] | None = None,
-) -> pl.DataFrame:
-    """A one-row-per-model table as long rows: model, family, size_b, benchmark, accuracy.
-
-    Columns are found by name where not given: the first with 'size' in its name, one with
-    'family', one named 'model' (else the first column). Benchmarks default to the numeric
-    columns whose values all lie between 0 and 1 (accuracies as fractions); a column of
-    percentages ('63.3%'; or 30, 50, 80 where no column holds fractions) is an error."""
-    path = Path(path)
-    header = csv_header(path)
-    size = size or next((c for c in header if "size" in c.lower()), None)
-    if size is None:
-        raise DataError(path, "a model-size column", line=1, column="size")
-    family = family or next((c for c in header if "family" in c.lower()), None)
-    model = model or next((c for c in header if c.lower() == "model"), header[0])
-    text_only(path)
-    frame = pl.read_csv(path, infer_schema=False)
-    given = benchmarks is not None
-    if benchmarks is None:  # the columns of fractions; percentages are an error
-        benchmarks, percents = [], []
-        for c in header:
-            if c in {size, family, model}:
-                continue
-            values = frame[c].cast(pl.Float64, strict=False)
-            if values.is_not_null().sum() == frame[c].is_not_null().sum() > 0:
-                (benchmarks if values.min() >= 0 and values.max() <= 1 else percents).append(c)
-            elif frame[c].str.strip_chars().str.ends_with("%").any():
-                _fractions(path, frame, [c])  # '63.3%' is a score, and not a fraction
-        if not benchmarks:
-            _fractions(path, frame, percents[:1])
-    missing = [b for b in benchmarks if b not in header]
-    if missing:
-        raise DataError(
-            path, f"the benchmark columns {list(benchmarks)}", line=1, column=missing[0]
-        )
-    if given:
-        _fractions(path, frame, benchmarks)
-    scores = list(benchmarks)
-    frame = numeric(path, frame, [size, *scores])
-    return (
-        frame.unpivot(
-            index=[c for c in (model, family, size) if c],
-            on=scores,
-            variable_name="benchmark",
-            value_name="accuracy",
-        )
-        .rename({model: "model", size: "size_b", **({family: "family"} if family else {})})
-        .drop_nulls("accuracy")
     )

@@ -1,0 +1,145 @@
+"""Tables of models without steps (`readers.leaderboards`) and the ranked leaderboard drawn from
+them (`runs.leaderboard`): written by polars' own CSV writer, plus the real ObsScaling table."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+from scipy.stats import binomtest
+
+from helpers.cli import main
+from helpers.runs.leaderboard import leaderboard
+from helpers.runs.readers.detect import detect
+from helpers.runs.readers.leaderboards import read_models, size_from_name
+
+from .conftest import OBS
+
+# (task, model, score as the leaderboard prints it); 30 AIME problems, 500 MATH500 ones
+BOARD = [
+    ("AIME24", "DeepSeek-R1-Distill-Qwen-1.5B", "28.9%"),  # 28.9% is no whole count of 30
+    ("AIME24", "Qwen2.5-Math-7B-Instruct", "13.3%"),
+    ("AIME24", "Mixtral-8x7B-Instruct", "3.3%"),
+    ("AIME24", "gpt-4o", "10%"),
+    ("MATH500", "DeepSeek-R1-Distill-Qwen-1.5B", "83.8%"),
+    ("MATH500", "Qwen2.5-Math-7B-Instruct", "83.6%"),
+    ("MATH500", "Mixtral-8x7B-Instruct", "28.4%"),
+    ("MATH500", "gpt-4o", "74.6%"),
+]
+
+
+@pytest.fixture
+def board(tmp_path):
+    path = tmp_path / "board.csv"
+    task, model, score = zip(*BOARD, strict=True)
+    frame = pl.DataFrame({"Task": task, "Model": model, "Score": score})
+    frame.write_csv(path, include_bom=True)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("name", "size"),
+    [
+        ("Qwen2.5-Math-7B-Instruct", 7.0),
+        ("DeepSeek-R1-Distill-Qwen-1.5B", 1.5),
+        ("Nemotron (43B)", 43.0),
+        ("Qwen3-30B-A3B", 30.0),  # the total, not the active part
+        ("Mixtral-8x7B", 56.0),
+        ("SmolLM2-360M", 0.36),
+        ("gpt-4o", None),
+        ("Llama-3.1-Instruct", None),
+    ],
+)
+def test_sizes_read_from_model_names(name, size):
+    got = size_from_name(name)[0]
+    assert got == pytest.approx(size) if size else got is None
+
+
+def test_a_leaderboard_reads_with_the_numbers_it_prints(board, capsys):
+    assert detect(board) == "scores"
+    models, notes = read_models(board)
+    want = {(t, m): float(s.rstrip("%")) / 100 for t, m, s in BOARD}
+    got = {(r["benchmark"], r["model"]): r["accuracy"] for r in models.iter_rows(named=True)}
+    assert got == pytest.approx(want)
+    sizes = dict(models.select("model", "size_b").unique().iter_rows())
+    assert sizes["Mixtral-8x7B-Instruct"] == 56 and sizes["gpt-4o"] is None
+    assert "Mixtral-8x7B-Instruct: 8x7B read as 56B total parameters" in notes
+    assert main(["inspect", str(board)]) == 0
+    said = capsys.readouterr().out
+    assert "benchmarks as rows: Task names the benchmark, Score its score" in said
+    assert "no size in 1 model name: gpt-4o" in said
+
+
+def test_percent_named_columns_scale_and_bare_percentages_are_refused(tmp_path, capsys):
+    path = tmp_path / "wide.csv"
+    pl.DataFrame({"model": ["a", "b"], "GSM8K (%)": [91.2, 84.5], "MATH": [0.85, 0.52]}).write_csv(
+        path
+    )
+    models, _ = read_models(path)
+    assert models.sort("model", "benchmark")["accuracy"].to_list() == pytest.approx(
+        [0.912, 0.85, 0.845, 0.52]
+    )
+    bare = tmp_path / "bare.csv"
+    pl.DataFrame({"model": ["a", "b"], "GSM8K": [91.2, 84.5]}).write_csv(bare)
+    assert main(["plot", str(bare), "-o", str(tmp_path / "x.png")]) == 2
+    err = capsys.readouterr().err
+    assert "line 2, column 'GSM8K': expected scores as fractions from 0 to 1" in err
+
+
+def test_the_real_models_table_keeps_its_size_column_and_leaves_out_other_numbers():
+    models, notes = read_models(OBS)
+    assert models["model"].n_unique() == 148 and models["size_b"].null_count() == 0
+    assert (
+        "left out (numbers, not scores from 0 to 1): Pretraining Data Size (T), FLOPs (1E21)"
+        in notes
+    )
+
+
+def test_gaps_are_judged_by_newcombe_at_the_bonferroni_level():
+    """Against scipy: Wilson bounds from binomtest at the level Bonferroni gives for the
+    number of neighbouring gaps, combined as Newcombe (1998) method 10."""
+    counts = {"AIME24": [20, 12, 11, 3], "MATH500": [450, 420, 419, 300, 298]}
+    sizes = {"AIME24": 30, "MATH500": 500}
+    models = pl.DataFrame(
+        [
+            {"model": f"m{i}", "benchmark": b, "accuracy": c / sizes[b], "size_b": None}
+            for b, cs in counts.items()
+            for i, c in enumerate(cs)
+        ],
+        schema_overrides={"size_b": pl.Float64},
+    )
+    table, notes = leaderboard(models)
+    gaps = sum(len(cs) - 1 for cs in counts.values())
+    assert f"Bonferroni over {gaps} gaps" in notes[1]
+    level = 1 - 0.05 / gaps
+    for b, cs in counts.items():
+        n = sizes[b]
+        rows = table.filter(pl.col("benchmark") == b).sort("rank")
+        assert rows["model"].to_list() == [f"m{i}" for i in range(len(cs))]
+        tiers = [1]
+        for above, below, row in zip(cs[:-1], cs[1:], rows[1:].iter_rows(named=True), strict=True):
+            ua = binomtest(above, n).proportion_ci(level, method="wilson")
+            ub = binomtest(below, n).proportion_ci(level, method="wilson")
+            pa, pb = above / n, below / n
+            lo = (pa - pb) - ((pa - ua.low) ** 2 + (ub.high - pb) ** 2) ** 0.5
+            hi = (pa - pb) + ((ua.high - pa) ** 2 + (pb - ub.low) ** 2) ** 0.5
+            assert (row["gap_lo"], row["gap_hi"]) == pytest.approx((lo, hi), abs=1e-9)
+            assert row["separable"] == (lo > 0)  # the verdict is the interval's
+            tiers.append(tiers[-1] + (lo > 0))
+        assert rows["tier"].to_list() == tiers
+    assert table.filter(pl.col("separable")).height >= 1  # the counts make some gaps
+
+
+def test_plot_draws_a_leaderboard_and_writes_its_table(board, tmp_path):
+    out = tmp_path / "board_out.csv"
+    assert main(["plot", str(board), "-o", str(out)]) == 0
+    table = pl.read_csv(out)
+    assert table.filter(pl.col("benchmark") == "MATH500")["model"].to_list() == [
+        "DeepSeek-R1-Distill-Qwen-1.5B",
+        "Qwen2.5-Math-7B-Instruct",
+        "gpt-4o",
+        "Mixtral-8x7B-Instruct",
+    ]
+    assert table["problems"].unique().sort().to_list() == [30, 500]
+    png = tmp_path / "board.png"
+    assert main(["plot", str(board), "-o", str(png)]) == 0
+    assert png.stat().st_size > 10_000
