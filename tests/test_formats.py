@@ -49,6 +49,31 @@ def test_lighteval_checkpoint_folder_is_a_curve_with_intervals(tmp_path):
     as the JSON files print them, and each benchmark's size from the files' summary_tasks."""
     table = _csv(tmp_path, [LIGHTEVAL])
     assert sorted(table["step"].unique()) == [50, 100, 150, 200, 250, 300, 350, 400]
+    # the average a paper reports: the unweighted mean of the three at each step, named so
+    mean = table.filter(pl.col("benchmark") == "mean of 3 benchmarks").sort("step")
+    by_hand = (
+        table.filter(pl.col("averages").is_null())
+        .group_by("step")
+        .agg(pl.col("score").mean())
+        .sort("step")
+    )
+    assert mean["score"].to_list() == pytest.approx(by_hand["score"].to_list(), abs=1e-11)
+    each = table.filter(pl.col("averages").is_null())
+    assert mean["averages"].n_unique() == 1
+    assert sorted(mean["averages"][0].split(", ")) == sorted(each["benchmark"].unique())
+    half = (
+        each.group_by("step")
+        .agg(
+            (
+                1.959963984540054
+                * (pl.col("score") * (1 - pl.col("score")) / pl.col("problems")).sum().sqrt()
+                / 3
+            ).alias("half")
+        )
+        .sort("step")["half"]
+    )
+    assert (mean["hi"] - mean["score"]).to_list() == pytest.approx(half.to_list(), abs=1e-11)
+    table = each
     assert dict(table.group_by("benchmark").agg(pl.col("problems").first()).iter_rows()) == {
         "AIME24": 30,
         "AMC23": 40,
@@ -136,7 +161,7 @@ def test_panels_keep_the_order_of_the_log(tmp_path):
     )
     rows = spec["datasets"][spec["data"]["name"]]
     ranks = {r["benchmark"]: r["panel"] for r in rows}
-    assert sorted(ranks, key=ranks.get) == order
+    assert sorted(ranks, key=ranks.get) == [*order, "mean of 3 benchmarks"]  # the average last
 
 
 EXPECTED = {
@@ -336,7 +361,7 @@ def test_unrecognised_csv_lists_what_was_tried(tmp_path):
         readers.detect(path)
     message = str(e.value)
     assert "per-step metric log" in message and "per-sample table" in message
-    assert "scores table" in message and "lacks ['step'" in message
+    assert "table of models" in message and "lacks ['step'" in message
 
 
 def _lm_eval_results(score: float) -> str:

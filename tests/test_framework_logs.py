@@ -304,6 +304,8 @@ def test_prime_rl_metrics_jsonl(tmp_path):
         (2, "gsm8k", 0.75, 280.0),
         (0, "math500", 0.4375, 1020.25),
         (2, "math500", 0.5, 990.0),
+        (0, "mean of 2 benchmarks", (0.625 + 0.4375) / 2, (310.5 + 1020.25) / 2),
+        (2, "mean of 2 benchmarks", (0.75 + 0.5) / 2, (280.0 + 990.0) / 2),
     ]
     text = "\n".join(describe(path))
     for words in (

@@ -62,11 +62,11 @@ def _harness_acc(step: int) -> float:
 
 
 CASES = {
-    "wandb": ({"RUN": str(VAL), "TRAIN": str(TRAIN)}, "wandb", 15),
+    "wandb": ({"RUN": str(VAL), "TRAIN": str(TRAIN)}, "wandb", 15 + 1),  # and their mean
     "wandb-train": ({"RUN": str(TRAIN)}, "wandb", 16),
     "skythought": ({"RUN": str(SKY)}, "qwen-math", None),
     "obsscaling": ({"RUN": str(OBS), "BENCHMARKS": ["GSM8K", "MMLU"]}, "scores", 2),
-    "lighteval": ({"RUN": str(LIGHTEVAL)}, "folder", 3),
+    "lighteval": ({"RUN": str(LIGHTEVAL)}, "folder", 3 + 1),
     "checkpoints": ({"RUN": str(CHECKPOINTS)}, "folder", 1),
     "metrics": ({"RUN": str(SKY14_METRICS)}, "qwen-math-metrics", None),
     "aime-samples": ({"RUN": str(SKY14_AIME)}, "qwen-math", None),

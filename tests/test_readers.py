@@ -37,7 +37,8 @@ def _score_curves(*paths, benchmarks=None):
 
 def test_reasoning360_export_gives_15_benchmarks_with_response_length():
     curves = _score_curves(VAL, TRAIN)
-    assert curves["benchmark"].n_unique() == 15
+    assert curves["benchmark"].n_unique() == 15 + 1  # and their mean, at every step
+    curves = curves.filter(pl.col("benchmark") != "mean of 15 benchmarks")
     acc = curves.filter(metric="accuracy")
     assert acc.height == 15 * 30  # 30 validation steps (0, 5, ..., 140, 144)
     math500 = acc.filter(benchmark="math__math/unknown").sort("iteration")

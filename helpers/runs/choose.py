@@ -200,6 +200,16 @@ def fitting(
         subtitle = [band] + (
             ["response length matched to the nearest earlier step"] if has_tokens else []
         )
+        if "averages" in table.columns:  # the average a paper reports, said how it is made
+            mean = table.drop_nulls("averages")
+            subtitle.append(
+                f"{mean['benchmark'][0]}: their unweighted mean, at steps where all were logged"
+                + (
+                    "; band: normal, from each benchmark's binomial variance"
+                    if mean["lo"].is_not_null().any()
+                    else ""
+                )
+            )
         scored = [r for r in runs if r.scores is not None]
         drawn = [r for r in scored if r.kind == "validation"] or scored
         subtitle += [  # a training export's scores beside validation ones: said, not dropped

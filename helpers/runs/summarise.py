@@ -256,6 +256,11 @@ def score_curves(
                     scores, overall.select("step", "tokens"), value="tokens"
                 )
     scores = with_wilson(scores, "score")
+    if main.kind == "validation" and not main.mapped:  # mapped: reward parts, perhaps
+        average = mean_of_benchmarks(scores, order)
+        if average.height:
+            scores = pl.concat([scores, average], how="diagonal_relaxed")
+            order = [*order, average["benchmark"][0]]
     drawn = curves(
         scores,
         iteration="step",
@@ -265,6 +270,42 @@ def score_curves(
         hi="hi",
     )
     return drawn, order, scores.sort("benchmark", "step")
+
+
+def mean_of_benchmarks(scores: pl.DataFrame, order: Sequence[str]) -> pl.DataFrame:
+    """The average a paper reports beside its benchmarks: the unweighted mean score over every
+    benchmark in `order`, at each step where all of them were logged, as rows named "mean of
+    N benchmarks" whose `averages` column names them. Its 95% interval is the normal one from
+    each benchmark's binomial variance (independent benchmarks), where every size is known.
+    Fewer than two benchmarks: no rows."""
+    if len(order) < 2:
+        return scores.clear()
+    b = len(order)
+    variance = pl.col("score") * (1 - pl.col("score")) / pl.col("problems")
+    half = 1.959963984540054 * variance.sum().sqrt() / b
+    known = pl.col("problems").is_not_null().all()
+    aggs = [
+        pl.col("benchmark").n_unique().alias("_logged"),
+        pl.col("score").mean(),
+        pl.when(known).then(pl.col("score").mean() - half).alias("lo"),
+        pl.when(known).then(pl.col("score").mean() + half).alias("hi"),
+    ]
+    if "tokens" in scores.columns:
+        aggs.append(pl.col("tokens").mean())
+    return (
+        scores.filter(pl.col("benchmark").is_in(list(order)))
+        .group_by("step", maintain_order=True)
+        .agg(aggs)
+        .filter(pl.col("_logged") == b)
+        .drop("_logged")
+        .with_columns(
+            pl.col("lo").clip(0, 1),
+            pl.col("hi").clip(0, 1),
+            benchmark=pl.lit(f"mean of {b} benchmarks"),
+            averages=pl.lit(", ".join(order)),
+        )
+        .sort("step")
+    )
 
 
 def size_medians(scores: pl.DataFrame) -> pl.DataFrame:

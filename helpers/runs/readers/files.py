@@ -166,6 +166,7 @@ def metric_log(path: Path, kind: str, options: dict, rows: pl.DataFrame | None =
         notes=notes,
         order=list(log.accuracy),
         kind=log.kind,
+        mapped=log.convention.startswith("--map"),
     )
 
 
