@@ -29,7 +29,10 @@ def _samples(runs: list, benchmarks) -> pl.LazyFrame:
 
 
 def _band_note(table: pl.DataFrame) -> str:
-    """What the bands of a score log are, and where there is none."""
+    """What the bands of a score log are, and where there is none (the benchmarks' mean has
+    its own note: `_mean_note`)."""
+    if "averages" in table.columns:
+        table = table.filter(pl.col("averages").is_null())
     sizes = table.group_by("benchmark", maintain_order=True).agg(pl.col("problems").first())
     known = [f"{b} {n}" for b, n in sizes.iter_rows() if n is not None]
     unknown = [b for b, n in sizes.iter_rows() if n is None]
@@ -68,6 +71,19 @@ def _by_group(table: pl.DataFrame, group: str, title: str, notes=(), **options):
     )
     notes = [*notes, *shown.notes]
     return later("accuracy_by_group", shown.frame, group, title=title, notes=notes, **options)
+
+
+def _mean_note(table: pl.DataFrame, mark: str) -> list[str]:
+    """How the average a paper reports (`summarise.mean_of_benchmarks`) was made, where the
+    table holds one."""
+    if "averages" not in table.columns or table["averages"].is_null().all():
+        return []
+    mean = table.drop_nulls("averages")
+    how = f"; {mark}: normal, from each benchmark's binomial variance"
+    return [
+        f"{mean['benchmark'][0]}: their unweighted mean, at steps where all were logged"
+        + (how if mean["lo"].is_not_null().any() else "")
+    ]
 
 
 def later(name: str, *args, **kwargs):
@@ -187,7 +203,10 @@ def fitting(
                 table,
                 "benchmark",
                 title or f"Accuracy by benchmark ({named}{at})",
-                notes=[_band_note(table).replace("bands:", "lines:").replace("no band", "no line")],
+                notes=[
+                    _band_note(table).replace("bands:", "lines:").replace("no band", "no line"),
+                    *_mean_note(table, "line"),
+                ],
             )
             return chart, table
         what = "training score (on training batches)" if training else "accuracy"
@@ -200,16 +219,7 @@ def fitting(
         subtitle = [band] + (
             ["response length matched to the nearest earlier step"] if has_tokens else []
         )
-        if "averages" in table.columns:  # the average a paper reports, said how it is made
-            mean = table.drop_nulls("averages")
-            subtitle.append(
-                f"{mean['benchmark'][0]}: their unweighted mean, at steps where all were logged"
-                + (
-                    "; band: normal, from each benchmark's binomial variance"
-                    if mean["lo"].is_not_null().any()
-                    else ""
-                )
-            )
+        subtitle += _mean_note(table, "band")
         scored = [r for r in runs if r.scores is not None]
         drawn = [r for r in scored if r.kind == "validation"] or scored
         subtitle += [  # a training export's scores beside validation ones: said, not dropped
