@@ -673,3 +673,31 @@ def test_trl_completion_dumps_are_read_per_generation(tmp_path):
     phases = table.group_by((pl.col("step") - 1) // 50).agg(pl.col("accuracy").mean()).sort("step")
     assert phases["accuracy"].round(3).to_list()[0] == 0.493
     assert phases["accuracy"].round(3).to_list()[-1] == 0.637
+
+
+def test_qwen_math_samples_with_k_predictions_give_maj_at_k(tmp_path):
+    """Qwen2.5-Math-style lines with `pred` and `score` as lists of k samples and the level as
+    the dataset spells it: maj@k is the share of problems whose most frequent answer is right
+    (a tie to the answer given first; a sample with no extracted answer does not vote)."""
+    lines = [  # (idx, level, preds, scores)
+        (0, "Level 3", ["a", "a", "b", "c"], [True, True, False, False]),  # a: right
+        (1, "Level 3", ["x", "y", "y", "x"], [False, True, True, False]),  # tie: x, wrong
+        (2, "Level 5", [None, "7", " 7", "8"], [False, True, True, False]),  # 7: right
+    ]
+    records = [
+        {"idx": i, "level": lv, "pred": p, "score": s, "code": ["..."] * 4}
+        for i, lv, p, s in lines
+    ]
+    path = _write(tmp_path / "math500.jsonl", "\n".join(map(json.dumps, records)) + "\n")
+    table = _csv(tmp_path, [path])
+    rows = {r["level"]: r for r in table.iter_rows(named=True)}
+    assert rows["3"]["maj@4"] == 0.5 and rows["5"]["maj@4"] == 1.0
+    assert rows["all"]["maj@4"] == pytest.approx(2 / 3)
+    assert rows["all"]["accuracy"] == pytest.approx((0.5 + 0.5 + 0.5) / 3)
+    assert rows["all"]["pass@4"] == 1.0
+    lo, hi = stats.wilson_interval(2, 3)
+    assert (rows["all"]["maj@4_lo"], rows["all"]["maj@4_hi"]) == pytest.approx((lo, hi))
+    records[1]["pred"] = ["x"]  # one answer for four scores
+    _write(path, "\n".join(map(json.dumps, records)) + "\n")
+    with pytest.raises(DataError, match="line 2, column 'pred': expected a list of 4"):
+        readers.load(path)

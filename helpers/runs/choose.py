@@ -73,6 +73,26 @@ def _by_group(table: pl.DataFrame, group: str, title: str, notes=(), **options):
     return later("accuracy_by_group", shown.frame, group, title=title, notes=notes, **options)
 
 
+def _voted_note(overall: pl.DataFrame) -> list[str]:
+    """pass@k and maj@k over all problems, where problems have k samples (the `.csv` has them
+    per group too)."""
+    said = []
+    for c in overall.columns:
+        if c.startswith(("pass@", "maj@")) and not c.endswith(("_lo", "_hi")):
+            interval = ""
+            if f"{c}_lo" in overall.columns:
+                lo, hi = overall[f"{c}_lo"][0], overall[f"{c}_hi"][0]
+                interval = f" (Wilson 95% {lo:.1%}-{hi:.1%})"
+            said.append(f"{c} {overall[c][0]:.1%}{interval}")
+    if not said:
+        return []
+    return [
+        "over all problems: "
+        + ", ".join(said)
+        + "; maj@k: the most frequent answer" * any(s.startswith("maj@") for s in said)
+    ]
+
+
 def _mean_note(table: pl.DataFrame, mark: str) -> list[str]:
     """How the average a paper reports (`summarise.mean_of_benchmarks`) was made, where the
     table holds one."""
@@ -268,7 +288,11 @@ def _samples_chart(runs, files, where, benchmarks, columns, title) -> tuple[obje
         table = summarise.accuracy_table(samples, [group])
         overall = summarise.accuracy_table(samples)
         chart = _by_group(
-            table, group, title or f"Accuracy by {group} ({files[0].stem})", overall=overall
+            table,
+            group,
+            title or f"Accuracy by {group} ({files[0].stem})",
+            overall=overall,
+            notes=_voted_note(overall),
         )
         every = pl.concat(
             [

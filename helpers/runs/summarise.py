@@ -92,7 +92,33 @@ def accuracy_table(samples: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFram
         )
         table = table.join(pk, on=list(by)) if by else table.with_columns(pk["pass_k"])
         table = table.rename({"pass_k": f"pass@{k}"})
+        if "answer" in samples.columns and samples["answer"].is_not_null().any():
+            votes = majority_votes(samples, by)
+            table = table.join(votes, on=list(by)) if by else table.with_columns(votes)
+            table = table.rename(
+                {"maj": f"maj@{k}", "maj_lo": f"maj@{k}_lo", "maj_hi": f"maj@{k}_hi"}
+            )
     return table.sort(list(by)) if by else table
+
+
+def majority_votes(samples: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFrame:
+    """maj@k per group: the share of problems whose most frequent extracted answer is correct
+    (a tie goes to the answer given first; a sample with no answer does not vote), with a
+    Wilson 95% interval over problems (`maj_lo`, `maj_hi`)."""
+    keys = [*by, "problem_id"]
+    voted = (
+        samples.drop_nulls("answer")
+        .group_by([*keys, "answer"], maintain_order=True)
+        .agg(votes=pl.len(), first=pl.col("sample_id").min(), right=pl.col("correct").first())
+        .sort([*keys, "votes", "first"], descending=[False] * len(keys) + [True, False])
+        .group_by(keys, maintain_order=True)
+        .first()
+    )
+    per = voted.group_by(list(by), maintain_order=True) if by else None
+    aggs = [pl.col("right").mean().alias("maj"), pl.len().alias("_n")]
+    table = per.agg(aggs) if per is not None else voted.select(aggs)
+    lo, hi = stats.wilson_exprs(pl.col("maj"), pl.col("_n").cast(pl.Float64))
+    return table.with_columns(maj_lo=lo, maj_hi=hi).drop("_n")
 
 
 # ---- per-sample logs at any size ----

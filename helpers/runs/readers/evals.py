@@ -41,7 +41,8 @@ def _level(path: Path, number: int, value) -> int | None:
 
 def read_qwen_math(path: str | Path) -> pl.DataFrame:
     """Qwen2.5-Math harness output as one row per sample: problem_id, level, sample_id,
-    correct, response_chars (the harness stores no token counts)."""
+    correct, response_chars (the harness stores no token counts), answer (the sample's entry
+    of `pred`, the answer extracted from it, for majority voting; null where not logged)."""
     path = Path(path)
     rows = []
     for number, record in scan_jsonl_lines(path):
@@ -62,10 +63,19 @@ def read_qwen_math(path: str | Path) -> pl.DataFrame:
                 got=type(codes).__name__,
             )
         level = _level(path, number, record.get("level"))
-        for i, (ok, text) in enumerate(zip(scores, codes, strict=True)):
-            rows.append(
-                (str(record["idx"]), level, i, ok, len(text) if isinstance(text, str) else None)
+        preds = record.get("pred")
+        if preds is not None and (not isinstance(preds, list) or len(preds) != len(scores)):
+            raise DataError(
+                path,
+                f"a list of {len(scores)} extracted answers, one per score",
+                line=number,
+                column="pred",
+                got=type(preds).__name__,
             )
+        answers = [None if p is None else str(p).strip() for p in preds or [None] * len(scores)]
+        for i, (ok, text, answer) in enumerate(zip(scores, codes, answers, strict=True)):
+            chars = len(text) if isinstance(text, str) else None
+            rows.append((str(record["idx"]), level, i, ok, chars, answer))
     return _frame(
         path,
         rows,
@@ -75,6 +85,7 @@ def read_qwen_math(path: str | Path) -> pl.DataFrame:
             "sample_id": pl.Int64,
             "correct": pl.Boolean,
             "response_chars": pl.Int64,
+            "answer": pl.String,
         },
     )
 

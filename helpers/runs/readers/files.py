@@ -22,8 +22,8 @@ from helpers.runs.readers.tables import SAMPLE_COLUMNS, scan_samples, scan_table
 
 def _samples_frame(frame: pl.DataFrame, step: int | None, benchmark: str) -> pl.DataFrame:
     """An evaluation's answers in SAMPLE_COLUMNS, keeping what else the reader found that a
-    chart groups by (the difficulty `level` of Qwen2.5-Math outputs) or averages (a `reward`
-    with partial credit)."""
+    chart groups by (the difficulty `level` of Qwen2.5-Math outputs), averages (a `reward`
+    with partial credit) or votes on (each sample's extracted `answer`)."""
     return frame.select(
         pl.lit(step, pl.Int64).alias("step"),
         pl.lit(benchmark, pl.String).alias("benchmark"),
@@ -31,7 +31,7 @@ def _samples_frame(frame: pl.DataFrame, step: int | None, benchmark: str) -> pl.
         "sample_id",
         "correct",
         pl.lit(None, pl.Int64).alias("response_tokens"),
-        *[c for c in ("level", "reward") if c in frame.columns],
+        *[c for c in ("level", "reward", "answer") if c in frame.columns],
     )
 
 
