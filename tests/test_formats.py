@@ -685,8 +685,7 @@ def test_qwen_math_samples_with_k_predictions_give_maj_at_k(tmp_path):
         (2, "Level 5", [None, "7", " 7", "8"], [False, True, True, False]),  # 7: right
     ]
     records = [
-        {"idx": i, "level": lv, "pred": p, "score": s, "code": ["..."] * 4}
-        for i, lv, p, s in lines
+        {"idx": i, "level": lv, "pred": p, "score": s, "code": ["..."] * 4} for i, lv, p, s in lines
     ]
     path = _write(tmp_path / "math500.jsonl", "\n".join(map(json.dumps, records)) + "\n")
     table = _csv(tmp_path, [path])
@@ -701,3 +700,29 @@ def test_qwen_math_samples_with_k_predictions_give_maj_at_k(tmp_path):
     _write(path, "\n".join(map(json.dumps, records)) + "\n")
     with pytest.raises(DataError, match="line 2, column 'pred': expected a list of 4"):
         readers.load(path)
+
+
+def test_a_results_file_beside_its_samples_is_checked_not_read_as_a_second_run(tmp_path):
+    """SkyThought's Qwen2.5-14B-Instruct MATH500 samples with the metrics file its harness
+    wrote beside them (acc 80.4): one run, drawn from the samples, the stated result checked
+    against them in the subtitle; a stated result the samples do not give is called so."""
+    from helpers.runs.choose import chart_for
+
+    from .conftest import CHECKPOINTS, SKY14, SKY14_METRICS
+
+    alone = _csv(tmp_path, [SKY14])
+    together = _csv(tmp_path, [SKY14, SKY14_METRICS])
+    assert together.equals(alone) and alone.filter(pl.col("level") == "all")["accuracy"][0] == 0.804
+    make, _ = chart_for([SKY14, SKY14_METRICS])
+    subtitle = json.dumps(make.to_dict()["title"])
+    assert "stated result agrees: skythought_qwen2.5-14b-instruct_math500_metrics.json" in subtitle
+    wrong = tmp_path / "math500_metrics.json"
+    wrong.write_text(json.dumps({**json.loads(SKY14_METRICS.read_text()), "acc": 84.0}))
+    make, _ = chart_for([SKY14, wrong])
+    subtitle = json.dumps(make.to_dict()["title"])
+    assert "they disagree: math500_metrics.json, 84.0% on MATH500, but its samples give 80.4%" in (
+        subtitle
+    )
+    # a folder of checkpoints, each with its harness's metrics file: all five checked
+    said = "\n".join(describe(CHECKPOINTS))
+    assert "checked against the samples, 5 stated results agree" in said

@@ -13,6 +13,7 @@ from helpers import stats
 from helpers.errors import DataError
 from helpers.runs import drawable, readers, rewards, spark, summarise
 from helpers.runs.readers._common import reading
+from helpers.runs.readers.stated import RESULTS, checked
 
 
 def _samples(runs: list, benchmarks) -> pl.LazyFrame:
@@ -170,6 +171,15 @@ def fitting(
         runs = [r for held in every for r in held]
         return overlay(files, runs, benchmarks=benchmarks, columns=columns, title=title)
     runs = [held[0] for held in every]
+    stated = [r for r in runs if r.format in RESULTS]
+    if (
+        stated
+        and len(stated) < len(runs)
+        and all(r.samples is not None for r in runs if r not in stated)
+    ):
+        runs = [r for r in runs if r not in stated]  # results beside their samples: checked
+    else:
+        stated = []
     kinds = {
         "models" if r.models is not None else "samples" if r.samples is not None else "scores"
         for r in runs
@@ -260,12 +270,16 @@ def fitting(
         return chart, table
     where = files[0] if len(files) == 1 else files[0].parent
     with reading(where):
-        return _samples_chart(runs, files, where, benchmarks, columns, title)
+        return _samples_chart(runs, files, where, benchmarks, columns, title, stated)
 
 
-def _samples_chart(runs, files, where, benchmarks, columns, title) -> tuple[object, pl.DataFrame]:
-    """The chart for per-sample logs: over steps, or (one evaluation) by level or benchmark."""
+def _samples_chart(
+    runs, files, where, benchmarks, columns, title, stated=()
+) -> tuple[object, pl.DataFrame]:
+    """The chart for per-sample logs: over steps, or (one evaluation) by level or benchmark;
+    `stated` results files beside them are checked against them, in the subtitle."""
     lf = _samples(runs, benchmarks)
+    said = checked(lf, stated) if stated else []
     nothing = _nothing(files[0], benchmarks)
     if rewards.has_rewards(lf):  # partial credit, a reward model's score: by mean reward
         return _rewards_chart(lf, nothing, where, benchmarks, columns, title)
@@ -292,7 +306,7 @@ def _samples_chart(runs, files, where, benchmarks, columns, title) -> tuple[obje
             group,
             title or f"Accuracy by {group} ({files[0].stem})",
             overall=overall,
-            notes=_voted_note(overall),
+            notes=[*_voted_note(overall), *said],
         )
         every = pl.concat(
             [
@@ -303,7 +317,7 @@ def _samples_chart(runs, files, where, benchmarks, columns, title) -> tuple[obje
         )
         return chart, every
     summary = summarise.aggregate_samples(lf, where=where)
-    return _steps_chart(summary, nothing, benchmarks, columns, title)
+    return _steps_chart(summary, nothing, benchmarks, columns, title, said)
 
 
 def _each_sample_once(samples: pl.DataFrame, where) -> None:
@@ -322,14 +336,16 @@ def _nothing(where, benchmarks) -> DataError:
     return DataError(where, f"per-sample rows to chart{left}; there are none")
 
 
-def _steps_chart(summary, nothing, benchmarks, columns, title) -> tuple[object, pl.DataFrame]:
-    """The training grid of a per-sample log's per-step summary."""
+def _steps_chart(
+    summary, nothing, benchmarks, columns, title, notes=()
+) -> tuple[object, pl.DataFrame]:
+    """The training grid of a per-sample log's per-step summary; `notes` join the subtitle."""
     if summary.height == 0:
         raise nothing
     chart = _grid(
         summarise.sample_curves(summary),
         list(benchmarks) if benchmarks else None,
-        "bands: Wilson 95% intervals over problems",
+        ["bands: Wilson 95% intervals over problems", *notes],
         title=title or "Accuracy and response length by step",
         x_title="Step",
         columns=columns,

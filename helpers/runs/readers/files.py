@@ -17,6 +17,7 @@ from helpers.runs.readers.detect import detect
 from helpers.runs.readers.leaderboards import read_models
 from helpers.runs.readers.loaded import PER_SAMPLE, SCORE_COLUMNS, Loaded, step_from_path
 from helpers.runs.readers.metrics import read_metric_log
+from helpers.runs.readers.stated import RESULTS, checked
 from helpers.runs.readers.tables import SAMPLE_COLUMNS, scan_samples, scan_table
 
 
@@ -188,22 +189,24 @@ def read_folder(path: Path, options: dict) -> Loaded:
     bad = next((f for f, k in kinds.items() if k in ("samples", "scores")), None)
     if bad is not None:
         raise DataError(bad, "one checkpoint's evaluation file in a folder of them", got=kinds[bad])
-    # where per-sample files are there, the harness's summaries beside them are not needed
-    summaries = [f for f, k in kinds.items() if k == "qwen-math-metrics"]
+    # where per-sample files are there, the harness's summaries beside them are checked
+    # against them, not read as scores
+    summaries = [f for f, k in kinds.items() if k in RESULTS]
     if summaries and any(k in PER_SAMPLE for k in kinds.values()):
-        kinds = {f: k for f, k in kinds.items() if k != "qwen-math-metrics"}
-    loaded = [
-        read_file(f, k, [f.name, *reversed(f.relative_to(path).parent.parts)], options)
-        for f, k in kinds.items()
-    ]
+        kinds = {f: k for f, k in kinds.items() if k not in RESULTS}
+    else:
+        summaries = []
+
+    def read(f: Path, k: str) -> Loaded:
+        return read_file(f, k, [f.name, *reversed(f.relative_to(path).parent.parts)], options)
+
+    loaded = [read(f, k) for f, k in kinds.items()]
     if not loaded:
         raise DataError(path, "log files (.parquet, .json, .jsonl) in the folder; found none")
     run = combine(path, loaded)
     run.notes += links
-    if len(kinds) < len(files):
-        run.notes.append(
-            f"{len(summaries)} *_metrics.json summaries left out: per-sample files read"
-        )
+    if summaries:
+        run.notes += checked(run.samples, [read(f, detect(f)) for f in summaries])
     return run
 
 
