@@ -25,10 +25,11 @@ def test_wandb_export_to_html_offline(tmp_path, capsys):
     block = re.search(r'<script type="application/json" id="vega-spec">(.*?)</script>', html, re.S)
     spec = json.loads(block.group(1))
     panels = [(u["vconcat"][0] if "vconcat" in u else u)["title"] for u in spec["concat"]]
-    assert len(panels) == len(set(panels)) == 15 + 1  # a validation benchmark each, their mean
-    assert panels[-1] == "mean of 15 benchmarks"
-    # the training export's own scores are not drawn beside validation ones: the chart says so
-    assert f"{TRAIN.name}: its training scores are not drawn" in json.dumps(spec["title"])
+    # a validation benchmark each, their mean, then the training export's sources: 24 of 32
+    assert len(panels) == len(set(panels)) == 24
+    assert panels[15] == "mean of 15 benchmarks" and panels[16].endswith(" (training)")
+    said = json.dumps(spec["title"])
+    assert "panels '(training)': training scores" in said and "24 of 32 benchmarks drawn" in said
     assert "wrote" in capsys.readouterr().out
 
 

@@ -62,7 +62,8 @@ def _harness_acc(step: int) -> float:
 
 
 CASES = {
-    "wandb": ({"RUN": str(VAL), "TRAIN": str(TRAIN)}, "wandb", 15 + 1),  # and their mean
+    # and their mean, then training panels: 24 drawn
+    "wandb": ({"RUN": str(VAL), "TRAIN": str(TRAIN)}, "wandb", 24),
     "wandb-train": ({"RUN": str(TRAIN)}, "wandb", 16),
     "skythought": ({"RUN": str(SKY)}, "qwen-math", None),
     "obsscaling": ({"RUN": str(OBS), "BENCHMARKS": ["GSM8K", "MMLU"]}, "scores", 2),

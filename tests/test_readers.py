@@ -37,8 +37,17 @@ def _score_curves(*paths, benchmarks=None):
 
 def test_reasoning360_export_gives_15_benchmarks_with_response_length():
     curves = _score_curves(VAL, TRAIN)
-    assert curves["benchmark"].n_unique() == 15 + 1  # and their mean, at every step
-    curves = curves.filter(pl.col("benchmark") != "mean of 15 benchmarks")
+    # and their mean, and the training export's 16 sources in panels of their own
+    assert curves["benchmark"].n_unique() == 15 + 1 + 16
+    training = curves.filter(pl.col("benchmark").str.ends_with(" (training)"))
+    logged = readers.load(TRAIN).scores.filter(benchmark="math__deepscaler_preview")
+    drawn = training.filter(benchmark="math__deepscaler_preview (training)", metric="accuracy")
+    assert drawn.sort("iteration")["value"].to_list() == logged.sort("step")["score"].to_list()
+    assert drawn["lo"].is_null().all()  # no band: a batch's size is not logged
+    curves = curves.filter(
+        pl.col("benchmark") != "mean of 15 benchmarks",
+        ~pl.col("benchmark").str.ends_with(" (training)"),
+    )
     acc = curves.filter(metric="accuracy")
     assert acc.height == 15 * 30  # 30 validation steps (0, 5, ..., 140, 144)
     math500 = acc.filter(benchmark="math__math/unknown").sort("iteration")

@@ -34,6 +34,7 @@ def _band_note(table: pl.DataFrame) -> str:
     its own note: `_mean_note`)."""
     if "averages" in table.columns:
         table = table.filter(pl.col("averages").is_null())
+    table = table.filter(~pl.col("benchmark").str.ends_with(summarise.TRAINING))  # said apart
     sizes = table.group_by("benchmark", maintain_order=True).agg(pl.col("problems").first())
     known = [f"{b} {n}" for b, n in sizes.iter_rows() if n is not None]
     unknown = [b for b, n in sizes.iter_rows() if n is None]
@@ -250,13 +251,11 @@ def fitting(
             ["response length matched to the nearest earlier step"] if has_tokens else []
         )
         subtitle += _mean_note(table, "band")
-        scored = [r for r in runs if r.scores is not None]
-        drawn = [r for r in scored if r.kind == "validation"] or scored
-        subtitle += [  # a training export's scores beside validation ones: said, not dropped
-            f"{r.path.name}: its {r.kind}s are not drawn (plot it alone to see them)"
-            for r in scored
-            if r not in drawn
-        ]
+        if not training and table["benchmark"].str.ends_with(summarise.TRAINING).any():
+            subtitle.append(
+                "panels '(training)': training scores, on training batches (no band: the log "
+                "does not say how many prompts a batch held)"
+            )
         chart = _grid(
             curves,
             order,
@@ -345,7 +344,9 @@ def _steps_chart(
     chart = _grid(
         summarise.sample_curves(summary),
         list(benchmarks) if benchmarks else None,
-        ["bands: Wilson 95% intervals over problems", *notes],
+        ["bands: Wilson 95% intervals over problems", *notes]
+        if notes
+        else "bands: Wilson 95% intervals over problems",
         title=title or "Accuracy and response length by step",
         x_title="Step",
         columns=columns,

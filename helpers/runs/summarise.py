@@ -262,11 +262,12 @@ def score_curves(
         main = replace(main, scores=merged.drop("file"), order=list(dict.fromkeys(order)))
     scores = main.scores.drop_nulls("score")
     order = main.order or scores["benchmark"].unique(maintain_order=True).to_list()
+    picked = [b for b in benchmarks or () if not b.endswith(TRAINING)]
     if benchmarks:
-        unknown = [b for b in benchmarks if b not in set(scores["benchmark"])]
+        unknown = [b for b in picked if b not in set(scores["benchmark"])]
         if unknown:
             raise DataError(main.path, f"benchmarks among {order}", column=unknown[0])
-        scores, order = scores.filter(pl.col("benchmark").is_in(list(benchmarks))), list(benchmarks)
+        scores, order = scores.filter(pl.col("benchmark").is_in(picked)), picked
     lengths = [
         r.tokens for r in ([main] + [r for r in runs if r is not main]) if r.tokens is not None
     ]
@@ -287,6 +288,11 @@ def score_curves(
         if average.height:
             scores = pl.concat([scores, average], how="diagonal_relaxed")
             order = [*order, average["benchmark"][0]]
+    if main.kind == "validation":  # a training export beside: its scores in panels of their own
+        for run in (r for r in scored if r.kind == "training score"):
+            own = training_panels(run, benchmarks)
+            scores = pl.concat([scores, own], how="diagonal_relaxed")
+            order += own["benchmark"].unique(maintain_order=True).to_list()
     drawn = curves(
         scores,
         iteration="step",
@@ -296,6 +302,50 @@ def score_curves(
         hi="hi",
     )
     return drawn, order, scores.sort("benchmark", "step")
+
+
+TRAINING = " (training)"  # the panel of a training score: its data source's name, then this
+
+
+def training_panels(run: Loaded, benchmarks: Sequence[str] | None = None) -> pl.DataFrame:
+    """A training export's scores (on training batches, per data source) as rows of their own
+    panels, "<source> (training)", with its own response length (per source where logged,
+    else overall) by the nearest earlier step; no interval (a batch's size is not logged).
+    `benchmarks` keeps only the panels it names ("<source> (training)")."""
+    scores = run.scores.drop_nulls("score")
+    if benchmarks:
+        wanted = [b.removesuffix(TRAINING) for b in benchmarks if b.endswith(TRAINING)]
+        logged = scores["benchmark"].unique(maintain_order=True).to_list()
+        unknown = [b for b in wanted if b not in logged]
+        if unknown:
+            raise DataError(
+                run.path,
+                f"training panels among {[b + TRAINING for b in logged][:6]}",
+                column=unknown[0] + TRAINING,
+            )
+        scores = scores.filter(pl.col("benchmark").is_in(wanted))
+    tokens = run.tokens
+    if tokens is not None:
+        own = tokens.filter(pl.col("benchmark").is_in(scores["benchmark"].unique().to_list()))
+        if own.height:
+            scores = join_nearest_earlier(scores, own, value="tokens", by="benchmark")
+        elif (overall := tokens.filter(pl.col("benchmark").is_null())).height:
+            scores = join_nearest_earlier(scores, overall.select("step", "tokens"), value="tokens")
+    order = run.order or scores["benchmark"].unique(maintain_order=True).to_list()
+    rank = {b: i for i, b in enumerate(order)}
+    return (
+        scores.with_columns(
+            _rank=pl.col("benchmark").replace_strict(
+                rank, default=len(rank), return_dtype=pl.Int64
+            ),
+            benchmark=pl.col("benchmark") + TRAINING,
+            problems=pl.lit(None, pl.Int64),
+            lo=pl.lit(None, pl.Float64),
+            hi=pl.lit(None, pl.Float64),
+        )
+        .sort("_rank", "step", maintain_order=True)
+        .drop("_rank")
+    )
 
 
 def mean_of_benchmarks(scores: pl.DataFrame, order: Sequence[str]) -> pl.DataFrame:
