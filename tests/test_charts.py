@@ -225,14 +225,15 @@ def test_step_dpo_gains_layer_and_values():
     spec = _roundtrip(charts.step_dpo_sizing(df, gains=gains))
     plot = spec["hconcat"][1]
     red = [ly for ly in plot["layer"] if ly["mark"].get("color") == theme.COLOURS["Step-DPO"]]
-    assert [ly["mark"]["type"] for ly in red] == ["rule", "text", "text"]  # right of, above
+    assert [ly["mark"]["type"] for ly in red] == ["rule", "text", "text"]  # right of, left of
     bars = _data(spec, red[0])
     assert all(r["pos"] == SIZES.index(r["model_size"]) for r in bars)  # at the points' size
     spans = sorted(sorted((r["base"], r["step_dpo"])) for r in bars if r["model_size"] == "72B")
     assert spans[0][1] <= spans[1][0]  # the two 72B comparisons meet at Step-DPO, no overlap
     sides = {r["model_size"]: r["side"] for r in bars}
-    # a label beside 32B's 2-point bar would sit on a model's name either side: above it
-    assert sides == {"32B": "above", "57B": "right", "70B": "right", "72B": "right"}
+    # right of 32B's 2-point bar sits a model's name; the names keep off the bars (issue 26),
+    # so the 7B name no longer reaches over to its left, and the label goes there
+    assert sides == {"32B": "left", "57B": "right", "70B": "right", "72B": "right"}
 
 
 # ---- 003 ----------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import altair as alt
 import polars as pl
 
 from helpers import data
+from helpers.charts import labels as place
 from helpers.charts._common import domain, heading
 from helpers.charts._tooltips import HOW_READ, reading, tip
 from helpers.figures.grpo_vs_mel import MethodCurves
@@ -13,6 +14,8 @@ from helpers.render.theme import COLOURS
 
 METHODS = ["GRPO", "MEL"]
 METHOD_SHAPES = {"GRPO": "circle", "MEL": "triangle-up"}
+WIDTH, HEIGHT = 520, 320
+NUDGE = 1.2  # steps: the two methods' error bars side by side, GRPO left of MEL
 
 
 def _stated(stated: pl.DataFrame, colour: alt.Color, xdom, ydom) -> alt.Chart:
@@ -38,28 +41,64 @@ def _stated(stated: pl.DataFrame, colour: alt.Color, xdom, ydom) -> alt.Chart:
     )
 
 
-def _stated_labels(stated: pl.DataFrame, colour: alt.Color, xdom, ydom) -> alt.Chart:
-    """Each stated range named where it is drawn (a PNG read alone must say what it is)."""
-    named = stated.with_columns(note=pl.format("{} range, as described", "method"))
+def _stated_labels(named: pl.DataFrame, colour: alt.Color, xdom, ydom) -> alt.Chart:
+    """Each stated range named where it is drawn (a PNG read alone must say what it is), at the
+    spot `labels` found beside the box's top left corner."""
     base = alt.Chart(named).encode(
-        x=alt.X("step:Q").scale(domain=xdom),
-        y=alt.Y("range high:Q").scale(domain=ydom),
+        x=alt.X("label_x:Q").scale(domain=xdom),
+        y=alt.Y("label_y:Q").scale(domain=ydom),
         text="note:N",
     )
-    where = {"align": "left", "baseline": "bottom", "dx": 3, "dy": -3, "fontSize": 10}
+    where = {"align": "center", "baseline": "middle", "fontSize": place.FONT_SIZE}
     # a white halo under the text: the curves cross the box the label names
-    halo = base.mark_text(**where, stroke="white", strokeWidth=3, strokeJoin="round")
+    halo = base.mark_text(**where, **place.HALO)
     text = base.mark_text(**where).encode(color=colour)
     return alt.layer(halo, text).properties(name="stated_range_labels")
 
 
-def _intervals(base: alt.Chart, colour: alt.Color, fig: dict, ydom) -> alt.Chart:
+def _peak_labels(peaks: pl.DataFrame, colour: alt.Color, xdom, ydom) -> list[alt.Chart]:
+    """Each curve's peak named beside it, over a white halo where it crosses a line."""
+    base = alt.Chart(peaks).encode(
+        x=alt.X("label_x:Q").scale(domain=xdom),
+        y=alt.Y("label_y:Q").scale(domain=ydom),
+        text="note:N",
+    )
+    where = {"baseline": "middle", "fontWeight": "bold"}
+    text = base.mark_text(**where).encode(color=colour).properties(name="peaks")
+    if not peaks["label_halo"].any():
+        return [text]
+    halo = (
+        base.transform_filter(alt.datum.label_halo)
+        .mark_text(**where, **place.HALO)
+        .properties(name="peak_halos")
+    )
+    return [halo, text]
+
+
+def _drawn(points: pl.DataFrame, smoothed: pl.DataFrame | None) -> place.Marks:
+    """The marks the annotations keep off: points, curves, error bars (as wide as their ticks),
+    smoothed curves."""
+    marks = place.points(points["step"], points["score"], radius=6)
+    for m, nudge in zip(METHODS, (-NUDGE, NUDGE), strict=True):
+        own = points.filter(pl.col("method") == m).sort("step")
+        marks += place.line(own["step"], own["score"])
+        if "hi" in own.columns:
+            marks += place.rules(own["step"] + nudge, own["lo"], own["hi"], width=5)
+        if smoothed is not None:
+            curve = smoothed.filter(pl.col("method") == m).sort("step")
+            marks += place.line(curve["step"], curve["smoothed"], 1.5)
+    return marks
+
+
+def _intervals(base: alt.Chart, colour: alt.Color, fig: dict, xdom, ydom) -> alt.Chart:
     """95% intervals; the two methods share steps, so their bars are nudged apart."""
     return (
-        base.transform_calculate(shifted="datum.step + (datum.method == 'MEL' ? 1.2 : -1.2)")
-        .mark_errorbar(ticks=True, thickness=1.5)
+        base.transform_calculate(
+            shifted=f"datum.step + (datum.method == 'MEL' ? {NUDGE} : {-NUDGE})"
+        )
+        .mark_errorbar(ticks={"size": 5}, thickness=1.5)  # as wide in Vega-Lite 5 as in 6
         .encode(
-            x=alt.X("shifted:Q").scale(domain=fig["x_domain"]).title(fig["x_title"]),
+            x=alt.X("shifted:Q").scale(domain=xdom).title(fig["x_title"]),
             y=alt.Y("lo:Q").scale(domain=ydom).title(fig["y_title"]),
             y2="hi:Q",
             color=colour,
@@ -100,8 +139,28 @@ def grpo_vs_mel(curves: MethodCurves, *, smoothed: pl.DataFrame | None = None) -
     points = curves.points.with_columns(reading=reading("grpo_vs_mel", "score"))
     ydom = domain(fig["y_domain"], points["score"].to_list(), 0.02)
     intervals = "hi" in points.columns
+    xdom = fig["x_domain"]
     if intervals:
         ydom = [0.0, max(ydom[1], points["hi"].max() + 0.02)]
+        # the nudged bars at the first and last steps stay inside the plot, ticks and all
+        xdom = [xdom[0] - 2 * NUDGE, xdom[1] + 2 * NUDGE]
+    # the annotations keep off the points, curves and bars, and off each other
+    drawn = _drawn(points, smoothed)
+    xaxis, yaxis = place.Axis(xdom, WIDTH), place.Axis(ydom, HEIGHT, flip=True)
+    peaks = place.with_label_positions(
+        curves.peaks, "step", "score", "note", xaxis, yaxis, avoid=drawn, bold=True, centred=True
+    )
+    drawn += place.text_boxes(peaks["label_x"], peaks["label_y"], peaks["note"], bold=True)
+    stated = place.with_label_positions(
+        curves.stated.with_columns(note=pl.format("{} range, as described", "method")),
+        "step",
+        "range high",
+        "note",
+        xaxis,
+        yaxis,
+        avoid=drawn,
+        centred=True,
+    )
     colour = (
         alt.Color("method:N")
         .scale(domain=METHODS, range=[COLOURS[m] for m in METHODS])
@@ -115,7 +174,7 @@ def grpo_vs_mel(curves: MethodCurves, *, smoothed: pl.DataFrame | None = None) -
     x = (
         alt.X("step:Q")
         .title(fig["x_title"])
-        .scale(domain=fig["x_domain"], nice=False)
+        .scale(domain=xdom, nice=False)
         .axis(values=list(range(fig["x_domain"][0], fig["x_domain"][1] + 1, 20)))  # as described
     )
     y = alt.Y("score:Q").title(fig["y_title"]).scale(domain=ydom, nice=False, zero=False)
@@ -137,15 +196,9 @@ def grpo_vs_mel(curves: MethodCurves, *, smoothed: pl.DataFrame | None = None) -
         )
         .properties(name="points")
     )
-    peaks = (
-        alt.Chart(curves.peaks)
-        .mark_text(dy=-12, fontWeight="bold")
-        .encode(x=x, y=y, text="note:N", color=colour)
-        .properties(name="peaks")
-    )
-    layers: list[alt.Chart] = [_stated(curves.stated, colour, fig["x_domain"], ydom)]
+    layers: list[alt.Chart] = [_stated(curves.stated, colour, xdom, ydom)]
     if intervals:
-        layers.append(_intervals(base, colour, fig, ydom))
+        layers.append(_intervals(base, colour, fig, xdom, ydom))
     if smoothed is not None:
         layers.append(_smoothed(smoothed, x, colour, ydom))
     added = []
@@ -157,7 +210,8 @@ def grpo_vs_mel(curves: MethodCurves, *, smoothed: pl.DataFrame | None = None) -
         added.append(
             ("smoothed curves", "dashed: bias-corrected exponential moving average of each curve")
         )
-    labels = _stated_labels(curves.stated, colour, fig["x_domain"], ydom)
-    return alt.layer(*layers, lines, marks, peaks, labels).properties(
-        title=heading(fig, added, centred=True), width=520, height=320
+    peak_labels = _peak_labels(peaks, colour, xdom, ydom)
+    labels = _stated_labels(stated, colour, xdom, ydom)
+    return alt.layer(*layers, lines, marks, *peak_labels, labels).properties(
+        title=heading(fig, added, centred=True), width=WIDTH, height=HEIGHT
     )

@@ -1,18 +1,32 @@
-"""Place point labels so they do not pile on each other (Vega-Lite has no label layout)."""
+"""Place labels where they sit on no mark: not on a point, a line, a rule, an error bar, a bar or
+another label (Vega-Lite has no label layout). Where every spot near a point crosses a thin
+line, the label gets a white halo (a white-stroked copy of the text drawn beneath it).
+
+Placement works in pixels. A chart hands over its labelled points and, in data units, the other
+marks of the plot (`points`, `rules`, `hrules`, `line`, `text_boxes`, added with `+`); the
+axes (`Axis`) turn them into pixels as Vega-Lite will draw them.
+"""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
 
 import altair as alt
 import polars as pl
 
-CHAR_W = 5.8  # px per character at the theme's 10 px text size (Liberation Sans, mean width)
-LINE_H = 12.0
-POINT_R = 5.0
+from helpers.charts.text_metrics import FONT_SIZE, text_width
 
-# (dx, dy, align) offsets in pixels, tried in this order of preference.
+LINE_H = 12.0  # px: a label's height, with a pixel to spare above and below its glyphs
+POINT_R = 5.0
+CLEAR = 2.0  # px a label keeps clear of a line, beyond the line's own half-width
+NEARER = 4.0  # px: a label is this much nearer its own point than any other, or it is ambiguous
+HALO = {"stroke": "white", "strokeWidth": 3, "strokeJoin": "round"}
+
+# (dx, dy, align) offsets in pixels, tried in this order of preference: beside the point,
+# then above or below it, then a little further out.
 _CANDIDATES = [
     (7, 0, "left"),
     (-7, 0, "right"),
@@ -26,7 +40,18 @@ _CANDIDATES = [
     (14, 18, "left"),
     (-14, -18, "right"),
     (-14, 18, "right"),
+    (0, -24, "center"),
+    (0, 24, "center"),
+    (7, -22, "left"),
+    (7, 22, "left"),
+    (-7, -22, "right"),
+    (-7, 22, "right"),
 ]
+
+# What a candidate spot costs: sitting on a point, a bar or another label is worse than
+# crossing a line (which a halo can mend), and either is worse than any spot that is free.
+# A spot nearer another point than its own would name the wrong point: nearly as bad.
+_ON_LABEL, _ON_MARK, _AMBIGUOUS, _ON_LINE = 1000.0, 500.0, 200.0, 60.0
 
 
 class Axis:
@@ -54,59 +79,276 @@ class Axis:
         return self._inv(lo + frac * (hi - lo))
 
 
-def _box(x: float, y: float, dx: float, dy: float, align: str, text: str):
-    w = len(text) * CHAR_W
+# ---- the marks a label keeps off ----------------------------------------------------------------
+
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom in pixels
+Segment = tuple[float, float, float, float, float]  # x0, y0, x1, y1, stroke width in pixels
+
+
+class Drawn(NamedTuple):
+    """A plot's marks in pixels: boxes a label must not sit on (points, bars, texts), segments
+    it should not cross (lines, rules, error bars) and the centres of the points among the
+    boxes (a label nearer one of them than its own point would name the wrong one)."""
+
+    boxes: list[Box]
+    segments: list[Segment]
+    centres: list[tuple[float, float]]
+
+
+@dataclass(frozen=True)
+class Marks:
+    """Marks of a plot, in data units: boxes (points, bars, texts: a data rectangle widened by
+    pixels on each side), segments (lines, rules, error bars: two data points and a stroke
+    width in pixels) and the points' centres. Added together with `+`."""
+
+    boxes: tuple[tuple[float, float, float, float, float, float, float, float], ...] = ()
+    segments: tuple[tuple[float, float, float, float, float], ...] = ()
+    centres: tuple[tuple[float, float], ...] = ()
+
+    def __add__(self, other: Marks) -> Marks:
+        return Marks(
+            self.boxes + other.boxes,
+            self.segments + other.segments,
+            self.centres + other.centres,
+        )
+
+    def in_pixels(self, xaxis: Axis, yaxis: Axis) -> Drawn:
+        boxes = []
+        for x0, y0, x1, y1, left, top, right, bottom in self.boxes:
+            xs = sorted((xaxis.to_px(x0), xaxis.to_px(x1)))
+            ys = sorted((yaxis.to_px(y0), yaxis.to_px(y1)))
+            boxes.append((xs[0] - left, ys[0] - top, xs[1] + right, ys[1] + bottom))
+        segments = [
+            (xaxis.to_px(x0), yaxis.to_px(y0), xaxis.to_px(x1), yaxis.to_px(y1), width)
+            for x0, y0, x1, y1, width in self.segments
+        ]
+        centres = [(xaxis.to_px(x), yaxis.to_px(y)) for x, y in self.centres]
+        return Drawn(boxes, segments, centres)
+
+
+NONE = Marks()
+
+
+def _floats(values: Iterable) -> list[float | None]:
+    return [None if v is None else float(v) for v in values]
+
+
+def points(xs: Iterable[float], ys: Iterable[float], radius: float = POINT_R) -> Marks:
+    """Point marks (symbols of about `radius` px)."""
+    r = radius
+    centres = tuple(
+        (x, y) for x, y in zip(_floats(xs), _floats(ys), strict=True) if None not in (x, y)
+    )
+    return Marks(boxes=tuple((x, y, x, y, r, r, r, r) for x, y in centres), centres=centres)
+
+
+def rules(
+    xs: Iterable[float], lo: Iterable[float], hi: Iterable[float], width: float = 2.0
+) -> Marks:
+    """Vertical rules from `lo` to `hi` at each x: intervals, error bars, gain bars."""
+    return Marks(
+        segments=tuple(
+            (x, a, x, b, width)
+            for x, a, b in zip(_floats(xs), _floats(lo), _floats(hi), strict=True)
+            if None not in (x, a, b)
+        )
+    )
+
+
+def hrules(ys: Iterable[float], xdom: Sequence[float], width: float = 1.0) -> Marks:
+    """Horizontal rules across the plot: baselines, thresholds."""
+    return Marks(segments=tuple((xdom[0], y, xdom[1], y, width) for y in _floats(ys)))
+
+
+def line(
+    xs: Iterable[float], ys: Iterable[float], width: float = 2.0, *, step: bool = False
+) -> Marks:
+    """A line through the points in the order given (`step`: Vega's step-after)."""
+    pts = [(x, y) for x, y in zip(_floats(xs), _floats(ys), strict=True) if None not in (x, y)]
+    segments = []
+    for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False):
+        if step:
+            segments += [(x0, y0, x1, y0, width), (x1, y0, x1, y1, width)]
+        else:
+            segments.append((x0, y0, x1, y1, width))
+    return Marks(segments=tuple(segments))
+
+
+def text_boxes(
+    xs: Iterable[float],
+    ys: Iterable[float],
+    labels: Iterable[str],
+    *,
+    align: str = "center",
+    baseline: str = "middle",
+    dx: float = 0,
+    dy: float = 0,
+    bold: bool = False,
+) -> Marks:
+    """Text marks drawn by a chart itself (a note, a baseline's name), as boxes."""
+    boxes = []
+    for x, y, text in zip(_floats(xs), _floats(ys), labels, strict=True):
+        w = text_width(text, bold=bold)
+        left = {"left": dx, "right": dx - w, "center": dx - w / 2}[align]
+        top = {"top": dy, "middle": dy - LINE_H / 2, "bottom": dy - LINE_H}[baseline]
+        boxes.append((x, y, x, y, -left, -top, left + w, top + LINE_H))
+    return Marks(boxes=tuple(boxes))
+
+
+# ---- placement ----------------------------------------------------------------------------------
+
+
+class Spot(NamedTuple):
+    """Where a label goes: its offset from its point, its alignment, and whether it needs a
+    halo (every free spot was taken and this one crosses a thin line)."""
+
+    dx: float
+    dy: float
+    align: str
+    halo: bool
+
+
+def _box(
+    x: float, y: float, dx: float, dy: float, align: str, text: str, bold: bool = False
+) -> Box:
+    w = text_width(text, bold=bold)
     left = {"left": x + dx, "right": x + dx - w, "center": x + dx - w / 2}[align]
     return (left, y + dy - LINE_H / 2, left + w, y + dy + LINE_H / 2)
 
 
-def _overlap(a, b) -> float:
+def _overlap(a: Box, b: Box) -> float:
     w = min(a[2], b[2]) - max(a[0], b[0])
     h = min(a[3], b[3]) - max(a[1], b[1])
     return w * h if w > 0 and h > 0 else 0.0
 
 
-def place(
-    xs: Sequence[float], ys: Sequence[float], texts: Sequence[str], width: float, height: float
-) -> list[tuple[float, float, str]]:
-    """Greedy placement in pixel space: for each point, the first candidate offset with the
-    least overlap with placed labels, all points and the plot's edges."""
-    points = [
+def _crossing(box: Box, seg: Segment) -> float:
+    """How long a stretch of the segment (as thick as its stroke, and CLEAR px more) runs
+    through the box; 0 if it misses it (Liang-Barsky clipping)."""
+    x0, y0, x1, y1, width = seg
+    half = width / 2 + CLEAR
+    left, top, right, bottom = box[0] - half, box[1] - half, box[2] + half, box[3] + half
+    dx, dy = x1 - x0, y1 - y0
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-dx, x0 - left), (dx, right - x0), (-dy, y0 - top), (dy, bottom - y0)):
+        if p == 0:
+            if q < 0:
+                return 0.0
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 >= t1:
+            return 0.0
+    return max((t1 - t0) * math.hypot(dx, dy), width)
+
+
+def _distance(box: Box, x: float, y: float) -> float:
+    return math.hypot(max(box[0] - x, 0, x - box[2]), max(box[1] - y, 0, y - box[3]))
+
+
+def layout(
+    xs: Sequence[float],
+    ys: Sequence[float],
+    texts: Sequence[str],
+    width: float,
+    height: float,
+    marks: Drawn | None = None,
+    *,
+    bold: bool = False,
+) -> list[Spot]:
+    """Greedy placement in pixel space: for each point, the candidate spot that costs least,
+    counting what it sits on (labels placed before it, every labelled point, the plot's other
+    marks: boxes and segments in pixels), how far it leaves the plot and how far down the
+    list of preferences it comes; a spot not clearly nearer its own point than any other
+    (by NEARER px) costs nearly as much as one on a point."""
+    marks = marks or Drawn([], [], [])
+    solid = [
         (x - POINT_R, y - POINT_R, x + POINT_R, y + POINT_R) for x, y in zip(xs, ys, strict=False)
-    ]
-    placed: list[tuple[float, float, float, float]] = []
+    ] + list(marks.boxes)
+    centres = list(zip(xs, ys, strict=True)) + list(marks.centres)
+    placed: list[Box] = []
     out = []
     for x, y, text in zip(xs, ys, texts, strict=True):
-        best, best_cost = None, math.inf
+        others = [(px, py) for px, py in centres if (px, py) != (x, y)]
+        best, best_cost, best_halo = None, math.inf, False
         for rank, (dx, dy, align) in enumerate(_CANDIDATES):
-            box = _box(x, y, dx, dy, align, text)
-            cost = sum(_overlap(box, p) for p in placed) * 4
-            cost += sum(_overlap(box, p) for p in points)
+            box = _box(x, y, dx, dy, align, text, bold)
+            cost = 0.0
+            for p in placed:
+                if area := _overlap(box, p):
+                    cost += _ON_LABEL + area * 4
+            for s in solid:
+                if area := _overlap(box, s):
+                    cost += area if area < 4 else _ON_MARK + area  # a corner's graze, or a hit
+            own = _distance(box, x, y)
+            if any(_distance(box, px, py) < own + NEARER for px, py in others):
+                cost += _AMBIGUOUS
+            crossed = [c for seg in marks.segments if (c := _crossing(box, seg))]
+            cost += sum(_ON_LINE + c for c in crossed)
             outside = max(0, -box[0]) + max(0, box[2] - width) + max(0, -box[1])
             cost += outside * LINE_H * 2 + max(0, box[3] - height) * 40
             cost += rank * 0.5
             if cost < best_cost:
-                best, best_cost = (dx, dy, align), cost
-        placed.append(_box(x, y, *best, text))
-        out.append(best)
+                best, best_cost, best_halo = (dx, dy, align), cost, bool(crossed)
+        placed.append(_box(x, y, *best, text, bold))
+        out.append(Spot(*best, best_halo))
     return out
 
 
+def place(
+    xs: Sequence[float],
+    ys: Sequence[float],
+    texts: Sequence[str],
+    width: float,
+    height: float,
+    marks: Drawn | None = None,
+) -> list[tuple[float, float, str]]:
+    """`layout`'s offsets and alignments, without the halos."""
+    return [(s.dx, s.dy, s.align) for s in layout(xs, ys, texts, width, height, marks)]
+
+
 def with_label_positions(
-    df: pl.DataFrame, x: str, y: str, text: str, xaxis: Axis, yaxis: Axis
+    df: pl.DataFrame,
+    x: str,
+    y: str,
+    text: str,
+    xaxis: Axis,
+    yaxis: Axis,
+    *,
+    avoid: Marks = NONE,
+    bold: bool = False,
+    centred: bool = False,
 ) -> pl.DataFrame:
-    """Add `label_x`, `label_y` (data units) and `label_align` columns for a text layer."""
+    """Add `label_x`, `label_y` (data units), `label_align` and `label_halo` columns for a text
+    layer: each row's label placed beside its point, off the other points and labels and off
+    the marks in `avoid` (`bold`: for labels drawn in bold). `centred`: every label given by
+    its centre, to be drawn centre-aligned (one text layer, whatever side each label is on)."""
     xs = [xaxis.to_px(v) for v in df[x].to_list()]
     ys = [yaxis.to_px(v) for v in df[y].to_list()]
-    spots = place(xs, ys, df[text].to_list(), xaxis.pixels, yaxis.pixels)
+    spots = layout(
+        xs,
+        ys,
+        df[text].to_list(),
+        xaxis.pixels,
+        yaxis.pixels,
+        avoid.in_pixels(xaxis, yaxis),
+        bold=bold,
+    )
+    if centred:
+        shift = {"left": 0.5, "right": -0.5, "center": 0.0}
+        spots = [
+            s._replace(dx=s.dx + shift[s.align] * text_width(t, bold=bold), align="center")
+            for s, t in zip(spots, df[text].to_list(), strict=True)
+        ]
     return df.with_columns(
-        label_x=pl.Series(
-            [xaxis.from_px(px + dx) for px, (dx, _, _) in zip(xs, spots, strict=False)]
-        ),
-        label_y=pl.Series(
-            [yaxis.from_px(py + dy) for py, (_, dy, _) in zip(ys, spots, strict=False)]
-        ),
-        label_align=pl.Series([a for _, _, a in spots]),
+        label_x=pl.Series([xaxis.from_px(px + s.dx) for px, s in zip(xs, spots, strict=True)]),
+        label_y=pl.Series([yaxis.from_px(py + s.dy) for py, s in zip(ys, spots, strict=True)]),
+        label_align=pl.Series([s.align for s in spots], dtype=pl.String),
+        label_halo=pl.Series([s.halo for s in spots], dtype=pl.Boolean),
     )
 
 
@@ -117,16 +359,32 @@ def text_layers(
     ydom: Sequence[float],
     *,
     xscale: str = "linear",
+    bold: bool = False,
+    **encodings,
 ) -> list[alt.Chart]:
     """Text layers for a frame from `with_label_positions`, one per alignment used (align is a
-    mark property in Vega-Lite, not an encoding)."""
+    mark property in Vega-Lite, not an encoding), each over a white halo where its labels
+    cross a line. `encodings` (a colour) are passed to the text."""
     base = alt.Chart(frame)
     x = alt.X("label_x:Q").scale(type=xscale, domain=list(xdom), nice=False)
     y = alt.Y("label_y:Q").scale(domain=list(ydom), nice=False)
-    return [
-        base.transform_filter(alt.datum.label_align == a)
-        .mark_text(align=a, baseline="middle", fontSize=10)
-        .encode(x=x, y=y, text=alt.Text(f"{text}:N"))
-        .properties(name=f"labels_{a}")
-        for a in sorted(set(frame["label_align"]))
-    ]
+    said = alt.Text(f"{text}:N")
+    layers = []
+    for a in sorted(set(frame["label_align"])):
+        rows = base.transform_filter(alt.datum.label_align == a)
+        where = {"align": a, "baseline": "middle", "fontSize": FONT_SIZE}
+        if bold:
+            where["fontWeight"] = "bold"
+        if frame.filter((pl.col("label_align") == a) & pl.col("label_halo")).height:
+            layers.append(
+                rows.transform_filter(alt.datum.label_halo)
+                .mark_text(**where, **HALO)
+                .encode(x=x, y=y, text=said)
+                .properties(name=f"halos_{a}")
+            )
+        layers.append(
+            rows.mark_text(**where)
+            .encode(x=x, y=y, text=said, **encodings)
+            .properties(name=f"labels_{a}")
+        )
+    return layers

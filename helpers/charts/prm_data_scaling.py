@@ -6,6 +6,7 @@ import altair as alt
 import polars as pl
 
 from helpers import data
+from helpers.charts import labels as place
 from helpers.charts._common import PANEL_H, PANEL_W, domain, heading, index_axis
 from helpers.charts._tooltips import HOW_READ, PERCENT_ACCURACY, reading, tip
 from helpers.charts.labels import Axis, text_layers, with_label_positions
@@ -52,13 +53,32 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
     left_fig = fig["panels"]["training samples"]
     left = df.filter(pl.col("panel") == "training samples")
     xdom = [700, 85000]
-    left = with_label_positions(
-        left,
+    line = left.filter(pl.col("marker") == "line").sort("training_samples")
+    bridge = line.tail(2)
+    ceiling = alt.Chart(pl.DataFrame({"y": [100.0], "x": [xdom[0]], "note": [CEILING]}))
+    # each series named once, at its last stated point; the extrapolated reading as such
+    names = left.with_columns(
+        label=pl.when(pl.col("status") == "extrapolated")
+        .then(pl.lit("extrapolated"))
+        .otherwise(pl.col("series"))
+    ).unique("label", keep="last", maintain_order=True)
+    drawn = place.points(left["training_samples"], left["accuracy"]) + place.line(
+        line["training_samples"], line["accuracy"]
+    )
+    if fit is not None:
+        drawn += place.line(fit["samples"], fit["mean"])
+        if ydom[1] > 100:
+            drawn += place.hrules([100.0], xdom) + place.text_boxes(
+                [xdom[0]], [100.0], [CEILING], align="left", baseline="bottom", dx=4, dy=-2
+            )
+    names = with_label_positions(
+        names,
         "training_samples",
         "accuracy",
-        "series",
+        "label",
         Axis(xdom, PANEL_W, kind="log"),
         Axis(ydom, PANEL_H, flip=True),
+        avoid=drawn,
     )
     expr = " : ".join(
         f"datum.value == {v} ? '{lab}'"
@@ -72,13 +92,11 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
     )
     colour = alt.Color("hex:N").scale(None)
     base = alt.Chart(left)
-    line = left.filter(pl.col("marker") == "line")
     stated_line = (
         alt.Chart(line.filter(pl.col("status") == "stated"))
         .mark_line(color=DESCRIBED["blue"])
         .encode(x=x, y=y)
     )
-    bridge = line.sort("training_samples").tail(2)
     extrapolated_line = (
         alt.Chart(bridge).mark_line(color=DESCRIBED["blue"], strokeDash=[5, 4]).encode(x=x, y=y)
     )
@@ -92,11 +110,6 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
         .mark_point(filled=False, size=90, strokeWidth=2, opacity=1)
         .encode(x=x, y=y, color=colour, shape=alt.Shape("shape:N").scale(None), tooltip=tooltip)
     )
-    names = left.with_columns(
-        label=pl.when(pl.col("status") == "extrapolated")
-        .then(pl.lit("extrapolated"))
-        .otherwise(pl.col("series"))
-    ).unique("label", keep="last", maintain_order=True)
     label_layers = text_layers(names, "label", xdom, ydom, xscale="log")
     layers: list[alt.Chart] = []
     if fit is not None:
@@ -110,7 +123,6 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
             ),
         ]
         if ydom[1] > 100:  # where the band passes what an accuracy can reach, say so
-            ceiling = alt.Chart(pl.DataFrame({"y": [100.0], "x": [xdom[0]], "note": [CEILING]}))
             layers += [
                 ceiling.mark_rule(color="#888888", strokeWidth=1).encode(
                     y=alt.Y("y:Q").scale(domain=ydom)

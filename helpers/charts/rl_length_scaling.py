@@ -6,6 +6,7 @@ import altair as alt
 import polars as pl
 
 from helpers import data
+from helpers.charts import labels as place
 from helpers.charts._common import PANEL_H, PANEL_W, domain, heading
 from helpers.charts._tooltips import HOW_READ, PERCENT_ACCURACY, reading, tip
 from helpers.charts.labels import Axis, text_layers, with_label_positions
@@ -47,6 +48,20 @@ def _published(pub: pl.DataFrame, x: alt.X, y: alt.Y) -> alt.Chart:
     )
 
 
+def _drawn(
+    intervals: pl.DataFrame | None, frontier: pl.DataFrame | None, published: pl.DataFrame | None
+) -> place.Marks:
+    """The marks beside the points that labels keep off: intervals, frontier, crosses."""
+    marks = place.NONE
+    if intervals is not None:
+        marks += place.rules(intervals["token_length"], intervals["lo"], intervals["hi"])
+    if frontier is not None:
+        marks += place.line(frontier["token_length"], frontier["accuracy"], 1.5, step=True)
+    if published is not None:
+        marks += place.points(published["token_length"], published["accuracy"])
+    return marks
+
+
 def _point_tips() -> list[alt.Tooltip]:
     return [
         tip("model:N", "Model"),
@@ -77,6 +92,10 @@ def rl_length_scaling_panel(
     intervals = "lo" in sub.columns
     if intervals:
         ydom = [min(ydom[0], sub["lo"].min() - 1), max(ydom[1], min(100, sub["hi"].max() + 1))]
+    if frontier is not None:
+        frontier = frontier.filter(pl.col("panel") == panel).sort("token_length")
+    if published is not None:
+        published = published.filter(pl.col("panel") == panel)
     sub = with_label_positions(
         sub,
         "token_length",
@@ -84,6 +103,7 @@ def rl_length_scaling_panel(
         "model",
         Axis(xdom, PANEL_W),
         Axis(ydom, PANEL_H, flip=True),
+        avoid=_drawn(sub if intervals else None, frontier, published),
     ).with_columns(reading=reading("rl_length_scaling", "accuracy", "token_length"))
 
     x = alt.X("token_length:Q").title(fig["x_title"]).scale(domain=xdom, nice=False)
@@ -109,10 +129,10 @@ def rl_length_scaling_panel(
     if intervals:
         layers.append(_intervals(base, x, ydom, colour))
     if frontier is not None:
-        layers.append(_frontier(frontier.filter(pl.col("panel") == panel), x, y))
+        layers.append(_frontier(frontier, x, y))
     layers.append(points)
     if published is not None:  # on top of the points they sit on, or they are hidden
-        layers.append(_published(published.filter(pl.col("panel") == panel), x, y))
+        layers.append(_published(published, x, y))
     return alt.layer(*layers, *labels).properties(
         title=alt.Title(panel, anchor="middle"),
         width=PANEL_W,

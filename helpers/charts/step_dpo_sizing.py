@@ -6,6 +6,7 @@ import altair as alt
 import polars as pl
 
 from helpers import data
+from helpers.charts import labels as place
 from helpers.charts._common import domain, heading, index_axis
 from helpers.charts._tooltips import HOW_READ, PERCENT_ACCURACY, reading, tip
 from helpers.charts.labels import Axis, text_layers, with_label_positions
@@ -38,11 +39,21 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
         shape=pl.col("marker").replace_strict(MARKER_SHAPES),
         reading=reading("step_dpo_sizing", "accuracy"),
     )
-    rules = df.filter(pl.col("kind") == "baseline")
     x, xdom = index_axis(sizes, fig["x_title"], pad=0.6)
+    rules = df.filter(pl.col("kind") == "baseline").with_columns(left=pl.lit(xdom[0] + 0.05))
     ydom = domain(fig["y_domain"], points["accuracy"].to_list(), 1)
+    if gains is not None:
+        gains = gains.with_columns(
+            pos=pl.col("model_size").replace_strict(sizes, list(range(len(sizes)))).cast(pl.Float64)
+        )
+    # names keep off the baselines, their names and the gain bars
+    drawn = place.hrules(rules["accuracy"], xdom) + place.text_boxes(
+        rules["left"], rules["accuracy"], rules["model"], align="left", dy=-7
+    )
+    if gains is not None:
+        drawn += place.rules(gains["pos"], gains["base"], gains["step_dpo"])
     points = with_label_positions(
-        points, "pos", "accuracy", "model", Axis(xdom, 560), Axis(ydom, 380, flip=True)
+        points, "pos", "accuracy", "model", Axis(xdom, 560), Axis(ydom, 380, flip=True), avoid=drawn
     )
     ticks = [fig["y_domain"][0] + 2.5 * i for i in range(13)]
     y = (
@@ -69,7 +80,7 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
         ],
     )
     labels = text_layers(points, "model", xdom, ydom)
-    rule_base = alt.Chart(rules.with_columns(left=pl.lit(xdom[0] + 0.05)))
+    rule_base = alt.Chart(rules)
     baselines = rule_base.mark_rule(strokeDash=[6, 4], color="#666666").encode(
         y=alt.Y("accuracy:Q").scale(domain=ydom),
         tooltip=[tip("model:N", "Baseline"), PERCENT_ACCURACY],
@@ -82,9 +93,7 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
         # each bar joins a model to its Step-DPO point at their own size, under the markers
         # and clear of the names beside them; its label goes right of it, else left, else
         # above it, whichever side has no name within a line's height of the label
-        arrows = gains.with_columns(
-            pos=pl.col("model_size").replace_strict(sizes, list(range(len(sizes)))).cast(pl.Float64)
-        )
+        arrows = gains
         names = points.select("pos", "label_y", "label_align")
         arrows = arrows.with_columns(
             side=pl.Series(
