@@ -52,7 +52,8 @@ def _band_note(table: pl.DataFrame) -> str:
 def _grid(curves: pl.DataFrame, order, subtitle: str | list[str], **options):
     """The training grid of `curves`, fitted to what it can show (panels, points per line),
     with the subtitle saying what was left out."""
-    shown = drawable.panels(curves, "benchmark", order=order)
+    means = [b for b in order or () if b.startswith(summarise.MEAN_OF)]
+    shown = drawable.panels(curves, "benchmark", order=order, summary=next(iter(means), None))
     thinned = drawable.thin(shown.frame, "iteration", ("benchmark", "metric"))
     return later(
         "run_grid",

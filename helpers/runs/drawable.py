@@ -54,15 +54,21 @@ def panels(
     order: Sequence[str] | None = None,
     limit: int = MAX_PANELS,
     what: str = "benchmarks",
+    summary: str | None = None,
 ) -> Fitted:
-    """Keep the first `limit` values of `column` (in `order`, else as first seen)."""
+    """Keep the first `limit` values of `column` (in `order`, else as first seen); a
+    `summary` panel (the benchmarks' mean) is kept, last, and not counted among them."""
     names = list(order) if order is not None else frame[column].unique(maintain_order=True)
     names = [str(n) for n in names]
     if len(names) <= limit:
         return Fitted(frame, names)
-    kept = names[:limit]
-    note = f"{limit} of {len(names):,} {what} drawn (the first {limit}"
+    rest = [n for n in names if n != summary]
+    room = limit - (summary in names)
+    kept = rest[:room] + ([summary] if summary in names else [])
+    note = f"{room} of {len(rest):,} {what} drawn (the first {room}"
     note += "; --benchmarks picks others)" if what == "benchmarks" else ")"
+    if summary in names:
+        note += f", and {summary}"
     return Fitted(frame.filter(pl.col(column).cast(pl.String).is_in(kept)), kept, [note])
 
 

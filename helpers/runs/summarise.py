@@ -304,6 +304,7 @@ def score_curves(
     return drawn, order, scores.sort("benchmark", "step")
 
 
+MEAN_OF = "mean of "  # the name of the benchmarks' mean panel: this, then "N benchmarks"
 TRAINING = " (training)"  # the panel of a training score: its data source's name, then this
 
 
@@ -377,7 +378,7 @@ def mean_of_benchmarks(scores: pl.DataFrame, order: Sequence[str]) -> pl.DataFra
         .with_columns(
             pl.col("lo").clip(0, 1),
             pl.col("hi").clip(0, 1),
-            benchmark=pl.lit(f"mean of {b} benchmarks"),
+            benchmark=pl.lit(f"{MEAN_OF}{b} benchmarks"),
             averages=pl.lit(", ".join(order)),
         )
         .sort("step")
