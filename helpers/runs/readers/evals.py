@@ -54,24 +54,20 @@ def read_qwen_math(path: str | Path) -> pl.DataFrame:
             raise DataError(
                 path, "a list of true/false values", line=number, column="score", got=scores
             )
-        if not isinstance(codes, list) or len(codes) != len(scores):
-            raise DataError(
-                path,
-                f"a list of {len(scores)} responses, one per score",
-                line=number,
-                column="code",
-                got=type(codes).__name__,
-            )
+        for column, what in (("code", "responses"), ("pred", "extracted answers")):
+            value = record.get(column)
+            if (column == "code" or value is not None) and (
+                not isinstance(value, list) or len(value) != len(scores)
+            ):
+                raise DataError(
+                    path,
+                    f"a list of {len(scores)} {what}, one per score",
+                    line=number,
+                    column=column,
+                    got=type(value).__name__,
+                )
         level = _level(path, number, record.get("level"))
         preds = record.get("pred")
-        if preds is not None and (not isinstance(preds, list) or len(preds) != len(scores)):
-            raise DataError(
-                path,
-                f"a list of {len(scores)} extracted answers, one per score",
-                line=number,
-                column="pred",
-                got=type(preds).__name__,
-            )
         answers = [None if p is None else str(p).strip() for p in preds or [None] * len(scores)]
         for i, (ok, text, answer) in enumerate(zip(scores, codes, answers, strict=True)):
             chars = len(text) if isinstance(text, str) else None
