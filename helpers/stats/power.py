@@ -69,11 +69,7 @@ def minimum_detectable_difference(
 
     if not reached(psi):  # even every differing problem going one way is too few
         return math.nan
-    low, high = 0.0, psi  # power grows with the difference: bisect to 1e-4
-    while high - low > 1e-4:
-        mid = (low + high) / 2
-        low, high = (low, mid) if reached(mid) else (mid, high)
-    return high
+    return _smallest(reached, 0.0, psi, 1e-4)
 
 
 def paired_power(problems: int, differing: float, difference: float, alpha: float = 0.05) -> float:
@@ -218,11 +214,7 @@ def seeded_detectable_difference(
 
     if not reached(psi):
         return math.nan
-    low, high = 0.0, psi
-    while high - low > 1e-6:
-        mid = (low + high) / 2
-        low, high = (low, mid) if reached(mid) else (mid, high)
-    return high
+    return _smallest(reached, 0.0, psi, 1e-6)
 
 
 def paired_t_power(
@@ -321,14 +313,12 @@ def paired_t_detectable_difference(
     >>> round(paired_t_detectable_difference(30, 0.3), 3)  # about 2.9 standard errors
     0.159
     """
-    low, high = 0.0, 1.0
-    while paired_t_power(problems, sd, high, seeds=seeds, seed_sd=seed_sd, alpha=alpha) < power:
-        low, high = high, 2 * high
-    while high - low > 1e-6:
-        mid = (low + high) / 2
-        reached = paired_t_power(problems, sd, mid, seeds=seeds, seed_sd=seed_sd, alpha=alpha)
-        low, high = (low, mid) if reached >= power else (mid, high)
-    return high
+
+    def reached(d: float) -> bool:
+        return paired_t_power(problems, sd, d, seeds=seeds, seed_sd=seed_sd, alpha=alpha) >= power
+
+    low, high = _doubled(reached, 0.0, 1.0)
+    return _smallest(reached, low, high, 1e-6)
 
 
 def paired_t_problems_needed(
@@ -371,12 +361,25 @@ def paired_t_problems_needed(
     def enough(n: int) -> bool:
         return paired_t_power(n, sd, d, seeds=seeds, seed_sd=seed_sd, alpha=alpha) >= power
 
-    low, high = 1, 2
-    while not enough(high):
+    bracket = _doubled(enough, 1, 2, limit=10**9)
+    return None if bracket is None else int(_smallest(enough, *bracket, 1, whole=True))
+
+
+def _doubled(reached, low, high, limit: float = math.inf):
+    """(low, high) with `reached(high)`: `high` doubled (the last one that fell short becoming
+    `low`) until it holds; None once `high` passes `limit`."""
+    while not reached(high):
         low, high = high, 2 * high
-        if high > 10**9:
+        if high > limit:
             return None
-    while high - low > 1:
-        mid = (low + high) // 2
-        low, high = (low, mid) if enough(mid) else (mid, high)
+    return low, high
+
+
+def _smallest(reached, low, high, tolerance: float, *, whole: bool = False):
+    """The smallest value in (low, high] at which `reached` holds, to `tolerance`, by
+    bisection: power grows with the difference and with the problems, so `reached` holds from
+    some value on (and at `high`). `whole`: over whole numbers."""
+    while high - low > tolerance:
+        mid = (low + high) // 2 if whole else (low + high) / 2
+        low, high = (low, mid) if reached(mid) else (mid, high)
     return high
