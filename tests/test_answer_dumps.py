@@ -21,6 +21,12 @@ their code writes them (nothing of it is imported or copied):
   nemo_rl/algorithms/grpo.py `validate` and nemo_rl/utils/logger.py
   `log_batched_dict_as_jsonl`: `val_data_step<N>.jsonl`, one line per generation
   `{"content": [messages], "rewards": [reward], "idx": i}` (a batch of one per line).
+- AReaL, inclusionAI/AReaL@4aef98d8d818af55b43621aaadba047ae10f4e77,
+  areal/infra/workflow_executor.py `_dump_trajectory` (with `rollout.dump_to_file`):
+  `eval-rollout/<version>/<task_id>.jsonl` under the trial's log folder, appended, one
+  `json.dumps` line per sample of one prompt: task_id, sample_idx, seqlen, prompt_len,
+  head_version, tail_version, reward, prompt, completion (special tokens kept); task_id counts
+  rollouts, so one problem has another at each version.
 """
 
 from __future__ import annotations
@@ -310,3 +316,70 @@ def test_nemo_rl_validation_dumps(tmp_path, capsys):
     path = tmp_path / "other" / "val_data_step10.jsonl"
     texts = problem_texts.read_texts(path, "nemo-rl-validation")
     assert texts.select("question", "reference", "answer").row(1) == ("Solve: 1 + 1", None, "2")
+
+
+def _areal_eval(folder, version, right, first_task, n=2, reward=(1.0, 0.0)):
+    """One AReaL evaluation at a policy version: problem i's n samples in
+    `<version>/<task_id>.jsonl` (task ids counting on from `first_task`), the first right[i]
+    of them right; rewards as the reward function gives them (`reward`: right, wrong)."""
+    for i in range(PROBLEMS):
+        prompt = f"<|im_start|>user\nWhat is 3 * {i} + 1?<|im_end|>\n<|im_start|>assistant\n"
+        lines = []
+        for j in range(n):
+            ok = j < right[i]
+            completion = f"#### {ANSWERS[i] if ok else 0}<|im_end|>"
+            record = {
+                "task_id": first_task + i,
+                "sample_idx": j,
+                "seqlen": 20 + 3 * j + i,
+                "prompt_len": 20,
+                "head_version": -1,
+                "tail_version": version,
+                "reward": reward[0] if ok else reward[1],
+                "prompt": prompt,
+                "completion": completion,
+            }
+            lines.append(json.dumps(record))
+        path = folder / str(version) / f"{first_task + i}.jsonl"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join(lines) + "\n")
+
+
+def test_areal_eval_rollouts_by_version_paired_across_task_ids(tmp_path, capsys):
+    """The version folder is the step; a problem keeps its prompt while its task id changes
+    from one evaluation to the next, so the steps of two runs pair problem by problem; the
+    response length is seqlen - prompt_len."""
+    base, new = tmp_path / "base" / "eval-rollout", tmp_path / "new" / "eval-rollout"
+    right_base = [2, 1, 0, 0, 1, 2, 0, 0, 1, 0]
+    _areal_eval(base, 5, right_base, first_task=0)
+    _areal_eval(base, 10, [2] * 5 + [0] * 5, first_task=10)
+    _areal_eval(new, 10, [2] * 8 + [0] * 2, first_task=37)
+    assert detect(base / "5" / "0.jsonl") == "areal-rollouts"
+    out = tmp_path / "a.csv"
+    assert main(["plot", str(base), "-o", str(out)]) == 0
+    table = pl.read_csv(out).sort("step")
+    assert table.select("step", "benchmark", "problems").rows() == [
+        (5, "validation", 10),
+        (10, "validation", 10),
+    ]
+    assert table["accuracy"].to_list() == pytest.approx([sum(right_base) / 20, 0.5])
+    # lengths: sample j of problem i is 3j + i tokens long
+    mean = sum(3 * j + i for i in range(PROBLEMS) for j in range(2)) / 20
+    assert table["mean_tokens"].to_list() == pytest.approx([mean, mean])
+    d = tmp_path / "d.csv"
+    assert main(["compare", f"a={base}", f"b={new}", "-o", str(d)]) == 0
+    compared = pl.read_csv(d)
+    assert compared["step"].to_list() == [10] and compared["problems"].to_list() == [10]
+    assert compared["difference"][0] == pytest.approx(0.8 - 0.5)
+
+
+def test_areal_rewards_of_plus_minus_one_are_compared_as_rewards(tmp_path, capsys):
+    """A reward function of +1/-1 is not a correctness: refused as one, read with
+    --map reward=reward as a mean reward."""
+    _areal_eval(tmp_path / "r", 3, [1] * PROBLEMS, first_task=0, reward=(1.0, -1.0))
+    assert main(["plot", str(tmp_path / "r"), "-o", str(tmp_path / "x.csv")]) == 2
+    assert "column 'reward': expected a correctness of 0 or 1" in capsys.readouterr().err
+    out = tmp_path / "r.csv"
+    args = ["plot", str(tmp_path / "r"), "--map", "reward=reward", "-o", str(out)]
+    assert main(args) == 0
+    assert pl.read_csv(out)["mean_reward"].to_list() == pytest.approx([0.0])

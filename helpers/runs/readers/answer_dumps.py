@@ -146,12 +146,20 @@ def read_trl_completions(path: str | Path, metric: str | None = None) -> pl.Data
 #   of one message list), rewards (a list of one) and idx (the row's number); training rollouts
 #   go to `train_data_step<N>.jsonl` beside them (NVIDIA-NeMo/RL, nemo_rl/algorithms/grpo.py,
 #   `validate`; nemo_rl/utils/logger.py, `log_batched_dict_as_jsonl`).
+# AReaL `rollout.dump_to_file`: `eval-rollout/<version>/<task_id>.jsonl` (training rollouts:
+#   `rollout/<version>/`), one line per sample of one prompt: task_id (a rollout counter, not
+#   a problem), sample_idx, seqlen, prompt_len, head_version, tail_version (the policy version:
+#   the eval after that many training steps), reward (the reward function's, unscaled),
+#   prompt, completion (inclusionAI/AReaL, areal/infra/workflow_executor.py,
+#   `_dump_trajectory`).
 
 STEP_DUMPS = {  # format: (prompt key, generated-text key, correctness key)
     "verl-generations": ("input", "output", "score"),
     "skyrl-evals": ("input_prompt", "output_response", "score"),
     "nemo-rl-validation": ("content", "content", "rewards"),
+    "areal-rollouts": ("prompt", "completion", "reward"),
 }
+STEP_KEYS = {"verl-generations": "step", "areal-rollouts": "tail_version"}  # a line's own step
 # written beside the dumps, read by no one here: a folder leaves them out, alone they are refused
 BESIDE_DUMPS = {
     "skyrl-eval-summary": "SkyRL's per-dataset eval files beside this aggregated_results.jsonl "
@@ -168,6 +176,8 @@ def dump_kind(keys: set[str]) -> str | None:
         return "verl-generations"
     if {"input_prompt", "output_response", "score"} <= keys:
         return "skyrl-evals"
+    if {"task_id", "sample_idx", "tail_version", "reward", "prompt", "completion"} <= keys:
+        return "areal-rollouts"
     if "eval/all/avg_score" in keys:
         return "skyrl-eval-summary"
     if {"content", "rewards", "idx"} <= keys:
@@ -224,11 +234,20 @@ def dump_texts(record: dict, kind: str) -> tuple[str, str | None, object, str]:
     return _normalised_key(prompt), prompt, reference, output if isinstance(output, str) else ""
 
 
-def _whole_step(path: Path, number: int, value) -> int:
+def _tokens(record: dict, kind: str) -> int | None:
+    """A generation's length in tokens where the dump says (AReaL: seqlen - prompt_len)."""
+    if kind == "areal-rollouts":
+        seqlen, prompt_len = record.get("seqlen"), record.get("prompt_len")
+        if type(seqlen) is int and type(prompt_len) is int and seqlen >= prompt_len:
+            return seqlen - prompt_len
+    return None
+
+
+def _whole_step(path: Path, number: int, value, column: str = "step") -> int:
     if type(value) is float and value.is_integer():
         value = int(value)
     if type(value) is not int or not 0 <= value < 2**63:
-        raise DataError(path, "a whole step from 0", line=number, column="step", got=value)
+        raise DataError(path, "a whole step from 0", line=number, column=column, got=value)
     return value
 
 
@@ -240,8 +259,9 @@ def _dump_step(path: Path, kind: str, parts: list[str], step: int | None) -> int
         "verl-generations": r"^(\d+)\.jsonl?$",
         "skyrl-evals": r"^global_step_(\d+)_evals$",
         "nemo-rl-validation": r"^val_data_step(\d+)\.jsonl?$",
+        "areal-rollouts": r"^(\d+)$",  # the version folder (the file is <task_id>.jsonl)
     }
-    for part in parts:
+    for part in parts[1:] if kind == "areal-rollouts" else parts:
         m = re.match(patterns[kind], part)
         if m and int(m.group(1)) < 2**63:
             return int(m.group(1))
@@ -339,12 +359,16 @@ def read_step_dump(
             got = _reward(path, number, reward, record[reward], kind)
             own = column != reward  # acc, or the --map accuracy key
             correct = _correct(path, number, column, record[column], kind) if own else got == 1
-        at = _whole_step(path, number, record["step"]) if "step" in record else named_step
+        own_step = STEP_KEYS.get(kind)
+        if own_step in record:
+            at = _whole_step(path, number, record[own_step], own_step)
+        else:
+            at = named_step
         source = record.get("data_source")
         benchmark = source if isinstance(source, str) and source else DEFAULT_BENCHMARK
         seen[benchmark, key] = seen.get((benchmark, key), -1) + 1
         generated += bool(text.strip())
-        rows.append((at, benchmark, key, seen[benchmark, key], correct, None))
+        rows.append((at, benchmark, key, seen[benchmark, key], correct, _tokens(record, kind)))
         if reward is not None:
             rows[-1] += (got,)
     if rows and not generated:

@@ -53,6 +53,8 @@ FORMATS = {
     "verl-generations": "verl validation dumps (<step>.jsonl: input, output, gts, score, step)",
     "skyrl-evals": "SkyRL eval dumps (global_step_<N>_evals/<data_source>.jsonl)",
     "nemo-rl-validation": "NeMo-RL validation dumps (val_data_step<N>.jsonl: content, rewards)",
+    "areal-rollouts": "AReaL rollout dumps (eval-rollout/<version>/<task_id>.jsonl: prompt, "
+    "completion, reward, the version as the step)",
     "skyrl-eval-summary": "SkyRL aggregated_results.jsonl (averages beside the eval dumps)",
     "nemo-rl-training": "NeMo-RL training rollouts (train_data_step<N>.jsonl)",
     "qwen-math-metrics": "Qwen2.5-Math / SkyThought *_metrics.json (num_samples, acc in %)",
@@ -91,11 +93,11 @@ def _line_kind(keys: set[str]) -> str | None:
         return "qwen-math"
     if {"doc_id", "resps"} <= keys or {"doc_id", "filtered_resps"} <= keys:
         return "lm-eval"
+    dump = answer_dumps.dump_kind(keys)  # before metrics: verl's dumps have a `step` key
+    if dump:  # and before verifiers: AReaL's dumps have a prompt, completion and reward too
+        return dump
     if {"prompt", "completion", "reward"} <= keys:
         return "verifiers"
-    dump = answer_dumps.dump_kind(keys)  # before metrics: verl's dumps have a `step` key
-    if dump:
-        return dump
     if keys & set(STEP_NAMES):
         return "metrics-jsonl"
     return None
