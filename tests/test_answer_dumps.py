@@ -383,3 +383,117 @@ def test_areal_rewards_of_plus_minus_one_are_compared_as_rewards(tmp_path, capsy
     args = ["plot", str(tmp_path / "r"), "--map", "reward=reward", "-o", str(out)]
     assert main(args) == 0
     assert pl.read_csv(out)["mean_reward"].to_list() == pytest.approx([0.0])
+
+
+def _prime_episode(step, env, i, ok, rewards=None, n_tokens=5):
+    """One episode as prime-rl's file monitor writes it (verifiers' `Episode.to_record()`,
+    PrimeIntellect-ai/prime-rl@559b44772e471d1538537b8805cc77f3824a5e64 with verifiers
+    @a60a606ecc4d309247edf9ff92c3eabca362781f): problem i of `env`, its answer right or not;
+    fields left None are dropped by the writer."""
+    data = {"idx": i, "prompt": f"What is 3 * {i} + 1?", "answer": ANSWERS[i]}
+    key = f"{env}-task-{i:04d}"  # the writer's default is a sha256 of the data
+    answer = ANSWERS[i] if ok else "0"
+    trace = {
+        "version": 1,
+        "id": f"trace-{step}-{i}",
+        "task": {"type": "Task", "data": data, "key": key, "hash": key},
+        "agent": {"config": {}, "name": "agent", "trainable": True},
+        "tools": [],
+        "nodes": [
+            {"message": {"role": "user", "content": data["prompt"]}, "sampled": False},
+            {
+                "parent": 0,
+                "message": {"role": "assistant", "content": f"#### {answer}"},
+                "sampled": True,
+            },
+        ],
+        "calls": [{"node": 1, "usage": {"prompt_tokens": 9, "completion_tokens": n_tokens}}],
+        "rewards": rewards
+        if rewards is not None
+        else {"correct": {"score": float(ok), "weight": 1.0}},
+        "metrics": {},
+        "is_completed": True,
+        "ok": True,
+        "errors": [],
+    }
+    return {
+        "id": f"episode-{step}-{i}",
+        "env": {"id": env, "name": env},
+        "task": trace["task"],
+        "group": {"id": f"group-{i}"},
+        "run": {"type": "train", "id": "r", "work": {"type": "eval", "step": step}},
+        "ok": True,
+        "errors": [],
+        "traces": [trace],
+    }
+
+
+def _prime_rollouts(root, step, right, env="gsm8k", n=2, split="eval"):
+    """One step's eval episodes: problem i's n samples, the first right[i] right, written to
+    all/ and again to effective/ (the same episodes), as the monitor writes both."""
+    episodes = [
+        _prime_episode(step, env, i, j < right[i], n_tokens=4 + j)
+        for i in range(PROBLEMS)
+        for j in range(n)
+    ]
+    for kept in ("all", "effective"):
+        path = root / "rollouts" / f"step_{step}" / split / kept / "traces.jsonl"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a") as f:
+            f.writelines(json.dumps(e, separators=(",", ":")) + "\n" for e in episodes)
+
+
+def test_prime_rl_eval_traces_per_step_read_once_and_compared(tmp_path, capsys):
+    """all/ is read and effective/ (the same episodes again) left out, as is train/ beside
+    eval/; the environment is the benchmark and the task key the problem; two runs pair at
+    their shared step."""
+    base, new = tmp_path / "base", tmp_path / "new"
+    right = [2, 2, 1, 0, 0, 2, 1, 0, 0, 0]
+    _prime_rollouts(base, 1, right)
+    _prime_rollouts(base, 50, [2] * 6 + [0] * 4)
+    _prime_rollouts(base, 50, [0] * PROBLEMS, split="train")
+    _prime_rollouts(new, 50, [2] * 9 + [0])
+    assert detect(base / "rollouts" / "step_1" / "eval" / "all" / "traces.jsonl") == (
+        "prime-rl-traces"
+    )
+    out = tmp_path / "a.csv"
+    assert main(["plot", str(base / "rollouts"), "-o", str(out)]) == 0
+    table = pl.read_csv(out).sort("step")
+    assert table.select("step", "benchmark", "problems").rows() == [
+        (1, "gsm8k", 10),
+        (50, "gsm8k", 10),
+    ]
+    assert table["accuracy"].to_list() == pytest.approx([sum(right) / 20, 0.6])
+    assert table["mean_tokens"].to_list() == pytest.approx([4.5, 4.5])  # 4 and 5 tokens
+    assert main(["inspect", str(base / "rollouts")]) == 0
+    assert "left out 4 traces file(s)" in capsys.readouterr().out
+    d = tmp_path / "d.csv"
+    assert main(["compare", f"a={base / 'rollouts'}", f"b={new / 'rollouts'}", "-o", str(d)]) == 0
+    compared = pl.read_csv(d)
+    assert compared["step"].to_list() == [50] and compared["problems"].to_list() == [10]
+    assert compared["difference"][0] == pytest.approx(0.9 - 0.6)
+
+
+def test_prime_rl_errored_episodes_and_rewards_that_are_not_correctness(tmp_path, capsys):
+    path = tmp_path / "traces.jsonl"
+    lines = [
+        _prime_episode(3, "math", 0, True),
+        _prime_episode(3, "math", 1, False),
+        _prime_episode(3, "math", 2, True, rewards={"correct": None}),  # errored: no reward
+    ]
+    path.write_text("".join(json.dumps(e) + "\n" for e in lines))
+    out = tmp_path / "a.csv"
+    assert main(["plot", str(path), "-o", str(out)]) == 0
+    assert pl.read_csv(out).select("problems", "accuracy").row(0) == (2, 0.5)
+    assert main(["inspect", str(path)]) == 0
+    assert "1 episode(s) with no reward computed (errored) left out" in capsys.readouterr().out
+    scaled = {
+        "format": {"score": 0.5, "weight": 0.2},
+        "answer_match": {"score": 1.0, "weight": 1.0},
+    }
+    path.write_text(json.dumps(_prime_episode(3, "math", 0, True, rewards=scaled)) + "\n")
+    assert main(["plot", str(path), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "column 'traces.rewards.total': expected a correctness of 0 or 1" in err
+    assert main(["plot", str(path), "--map", "reward=total", "-o", str(out)]) == 0
+    assert pl.read_csv(out)["mean_reward"].to_list() == pytest.approx([1.1])

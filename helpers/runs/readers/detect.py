@@ -15,6 +15,7 @@ from helpers.runs.readers import (
     leaderboards,
     long_tables,
     mlflow_store,
+    prime_rl_traces,
     sqlite,
     tfevents,
     wandb_store,
@@ -53,6 +54,8 @@ FORMATS = {
     "verl-generations": "verl validation dumps (<step>.jsonl: input, output, gts, score, step)",
     "skyrl-evals": "SkyRL eval dumps (global_step_<N>_evals/<data_source>.jsonl)",
     "nemo-rl-validation": "NeMo-RL validation dumps (val_data_step<N>.jsonl: content, rewards)",
+    "prime-rl-traces": "prime-rl rollout dumps (rollouts/step_<N>/eval/all/traces.jsonl: an "
+    "episode per line, task key, environment, rewards)",
     "areal-rollouts": "AReaL rollout dumps (eval-rollout/<version>/<task_id>.jsonl: prompt, "
     "completion, reward, the version as the step)",
     "skyrl-eval-summary": "SkyRL aggregated_results.jsonl (averages beside the eval dumps)",
@@ -93,6 +96,8 @@ def _line_kind(keys: set[str]) -> str | None:
         return "qwen-math"
     if {"doc_id", "resps"} <= keys or {"doc_id", "filtered_resps"} <= keys:
         return "lm-eval"
+    if prime_rl_traces.is_traces(keys):
+        return "prime-rl-traces"
     dump = answer_dumps.dump_kind(keys)  # before metrics: verl's dumps have a `step` key
     if dump:  # and before verifiers: AReaL's dumps have a prompt, completion and reward too
         return dump

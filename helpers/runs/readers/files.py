@@ -11,7 +11,7 @@ import polars as pl
 
 from helpers import benchmark_sizes
 from helpers.errors import DataError
-from helpers.runs.readers import answer_dumps, evals, framework_logs, results
+from helpers.runs.readers import answer_dumps, evals, framework_logs, prime_rl_traces, results
 from helpers.runs.readers._common import files_in
 from helpers.runs.readers.detect import detect
 from helpers.runs.readers.leaderboards import read_models
@@ -91,6 +91,10 @@ def read_file(path: Path, kind: str, parts: list[str], options: dict) -> Loaded:
         pairs = frame.select("step", "benchmark").unique(maintain_order=True).rows()
         texts = [(path, kind, s, b) for s, b in pairs]
         return Loaded(path, kind, samples=frame.lazy(), notes=[said], texts=texts)
+    if kind == "prime-rl-traces":
+        reward = options.get("mapping", {}).get("reward")
+        frame, said = prime_rl_traces.read_traces(path, metric, reward)
+        return Loaded(path, kind, samples=frame.lazy(), notes=[said])
     if kind in answer_dumps.BESIDE_DUMPS:
         raise DataError(path, answer_dumps.BESIDE_DUMPS[kind], got=kind)
     if kind == "verifiers":
@@ -186,6 +190,13 @@ def read_folder(path: Path, options: dict) -> Loaded:
         files = [f for f in files if f not in beside]
         names = ", ".join(str(f.relative_to(path)) for f in beside[:2])
         links = [*links, f"left out {len(beside)} file(s) beside the dumps (not read): {names}"]
+    traces = [f for f, k in kinds.items() if k == "prime-rl-traces"]
+    if traces:  # effective/ repeats all/; train/ beside eval/: read one set
+        _, out = prime_rl_traces.kept(traces)
+        if out:
+            kinds = {f: k for f, k in kinds.items() if f not in out}
+            names = ", ".join(str(f.relative_to(path).parent) for f in out[:2])
+            links = [*links, f"left out {len(out)} traces file(s) (repeats, or training): {names}"]
     bad = next((f for f, k in kinds.items() if k in ("samples", "scores")), None)
     if bad is not None:
         raise DataError(bad, "one checkpoint's evaluation file in a folder of them", got=kinds[bad])
