@@ -137,6 +137,26 @@ def test_compare_is_paired_at_every_step_whatever_the_spacing(runs, tmp_path, ca
     assert "validation, step 20: new vs base: +30.0 points" in capsys.readouterr().out
 
 
+def test_two_checkpoints_of_one_run_compare_paired(runs, tmp_path, capsys):
+    """PATH@STEP pins a run to one step: step 20 of the base run against its step 10 is paired
+    problem by problem (5 of 10, then 6: one won, none lost); pinned against a whole run it
+    meets every step of that run; a step the run did not log is an error naming its steps."""
+    base, new = runs
+    out = tmp_path / "d.csv"
+    assert main(["compare", f"early={base}@10", f"late={base}@20", "-o", str(out)]) == 0
+    row = pl.read_csv(out).row(0, named=True)
+    assert (row["step_a"], row["step_b"], row["at"]) == (10, 20, "step 20 vs step 10")
+    assert (row["won"], row["lost"], row["tied"], row["problems"]) == (1, 0, 9, 10)
+    assert row["difference"] == pytest.approx(0.1)
+    assert (row["lo"], row["hi"]) == pytest.approx(stats.tango_interval(1, 0, 10))
+    assert main(["compare", f"start={base}@10", f"new={new}", "-o", str(out)]) == 0
+    table = pl.read_csv(out).sort("step_b")
+    assert table.select("step_a", "step_b").rows() == [(10, 10), (10, 20)]
+    assert table["difference"].to_list() == pytest.approx([0.7 - 0.5, 0.9 - 0.5])
+    assert main(["compare", f"a={base}@15", f"b={new}", "-o", str(out)]) == 2
+    assert "expected step 15 among the run's steps; got [10, 20]" in capsys.readouterr().err
+
+
 def test_flipped_problems_carry_the_dumps_text(runs, tmp_path):
     base, new = runs
     flips = tmp_path / "flips.csv"

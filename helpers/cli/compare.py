@@ -160,6 +160,11 @@ def _compared_at(c) -> str:
     d = c.differences
     if d["step_a"].is_null().all() and d["step_b"].is_null().all():
         return "one evaluation of each run"
+    differ = d.filter(pl.col("step_a") != pl.col("step_b"))
+    if differ.height:  # a run pinned to a checkpoint (PATH@STEP)
+        pairs = differ.select("step_a", "step_b").unique(maintain_order=True).rows()
+        said = ", ".join(f"step {b} vs step {a}" for a, b in pairs[:3])
+        return f"compared at the checkpoints given: {said}" + (" ..." if len(pairs) > 3 else "")
     return "compared at the same steps"
 
 

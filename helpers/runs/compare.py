@@ -21,7 +21,16 @@ import polars as pl
 
 from helpers import stats
 from helpers.errors import DataError
-from helpers.runs import flipped, paired, query, readers, seed_curves, spark, summarise
+from helpers.runs import (
+    checkpoints,
+    flipped,
+    paired,
+    query,
+    readers,
+    seed_curves,
+    spark,
+    summarise,
+)
 from helpers.runs.readers import distinct_inputs
 
 CHECKPOINTS = ("same", "best")
@@ -115,19 +124,31 @@ def _each_run(name: str, path: Path | str, options: dict, notes: list[str]) -> l
     return [(run, Path(f"{path}#{run}")) for run in runs]
 
 
-def _entries(runs, options: dict, notes: list[str]) -> list[tuple[str, int, Path | str]]:
+def _entries(
+    runs, options: dict, notes: list[str]
+) -> tuple[list[tuple[str, int, Path | str]], dict[str, int]]:
     """(name, seed, path) for each log: a mapping name -> path(s), or (name, path) pairs; a
-    store of several runs given alone is each of its runs (`_each_run`)."""
+    store of several runs given alone is each of its runs (`_each_run`); and the step each
+    run given as PATH@STEP is pinned to."""
     pairs = runs.items() if isinstance(runs, Mapping) else runs
     out: list[tuple[str, int, Path]] = []
+    pins: dict[str, set] = {}
     for given, paths in pairs:
         for p in [paths] if isinstance(paths, str | Path) else paths:
+            p, step = checkpoints.pinned(p)
             for name, path in _each_run(str(given), spark.location(p), options, notes):
                 out.append((name, sum(1 for n, _, _ in out if n == name), path))
+                pins.setdefault(name, set()).add(step)
     for name in dict.fromkeys(n for n, _, _ in out):  # a run's seeds: each log once
         seeds = [p for n, _, p in out if n == name and isinstance(p, Path)]
         distinct_inputs(seeds)
-    return out
+    for name, steps in pins.items():
+        if len(steps) > 1:
+            where = next(p for n, _, p in out if n == name)
+            raise DataError(
+                where, f"one @STEP for every log of run {name!r}", got=sorted(steps, key=str)
+            )
+    return out, {name: s for name, (s,) in pins.items() if s is not None}
 
 
 def _read(
@@ -175,42 +196,6 @@ def _read(
 # ---- differences --------------------------------------------------------------------------------
 
 
-def _same_steps(a: set, b: set) -> list[tuple]:
-    """(step in a, step in b) pairs to compare: every step both have; a run evaluated once
-    (no step: a fixed model, say the starting point) against every step of the other."""
-    if a == {None} and b != {None}:
-        return [(None, s) for s in sorted(b - {None})]
-    if b == {None} and a != {None}:
-        return [(s, None) for s in sorted(a - {None})]
-    return [(s, s) for s in sorted(a & b, key=lambda s: (s is None, s))]
-
-
-def _best_steps(means: pl.DataFrame) -> pl.DataFrame:
-    """Each run's best checkpoint per benchmark (highest mean accuracy, earliest on ties), the
-    number of checkpoints it was picked from, and up to how much picking the best of that many
-    overstates the score if all were equally good."""
-    ranked = means.sort(
-        "run", "benchmark", "accuracy", "step", descending=[False, False, True, False]
-    )
-    best = ranked.group_by("run", "benchmark", maintain_order=True).agg(
-        step=pl.col("step").first(),
-        accuracy=pl.col("accuracy").first(),
-        problems=pl.col("problems").first(),
-        answers=pl.col("answers").first(),
-        checkpoints=pl.len(),
-    )
-    # The picked score's noise is at most that of Binomial(problems x samples x seeds), p)
-    # over the total (problems of differing difficulty vary less than that), so this is the
-    # most the pick is expected to overstate: "up to".
-    bias = [
-        stats.best_checkpoint_bias([acc] * k, n, runs=4000, seed=0)["overstatement"]
-        if n and k > 1
-        else (0.0 if k == 1 else None)
-        for acc, n, k in best.select("accuracy", "answers", "checkpoints").iter_rows()
-    ]
-    return best.with_columns(selection_bias=pl.Series(bias, dtype=pl.Float64))
-
-
 @readers.remembering()  # each store of several runs is read once, however many it holds
 def compare(
     runs: Mapping[str, str | Path | Sequence[str | Path]] | Sequence[tuple[str, str | Path]],
@@ -240,7 +225,7 @@ def compare(
         raise ValueError(f"engine must be one of {query.ENGINES}; got {engine!r}")
     stores: list[str] = []  # what was said of the runs of a store given as one input
     reading = {"step_pattern": step_pattern, "mapping": mapping, "problems": problems}
-    entries = _entries(runs, reading, stores)
+    entries, pins = _entries(runs, reading, stores)
     names = list(dict.fromkeys(n for n, _, _ in entries))
     if len(names) < 2:
         where = entries[0][2] if entries else "(no input)"
@@ -254,6 +239,8 @@ def compare(
     first_path = {n: next(p for m, _, p in entries if m == n) for n in names}
     options = {"step_pattern": step_pattern, "mapping": mapping, "problems": problems}
     per_problem, scores, texts = _read(entries, benchmarks, options, engine)
+    per_problem = checkpoints.at_pins(per_problem, pins, first_path)
+    scores = checkpoints.at_pins(scores, pins, first_path)
     sample_runs = set(per_problem["run"]) if per_problem is not None else set()
     score_runs = set(scores["run"]) if scores is not None else set()
     mixed = sample_runs & score_runs
@@ -273,7 +260,7 @@ def compare(
     if per_problem is not None:
         share = paired.shares(per_problem)
         at_step, none = paired.by_step(share), share.clear()
-    best = _best_steps(means) if checkpoint == "best" else None
+    best = checkpoints.best_steps(means) if checkpoint == "best" else None
     for other in names[1:]:
         label = f"{other} vs {baseline}"
         got = {r: set(seeds.filter(pl.col("run") == r)["benchmark"]) for r in (baseline, other)}
@@ -299,7 +286,9 @@ def compare(
                     r: set(means.filter(pl.col("run") == r, pl.col("benchmark") == b)["step"])
                     for r in (baseline, other)
                 }
-                pairs = _same_steps(steps[baseline], steps[other])
+                pairs = checkpoints.same_steps(
+                    steps[baseline], steps[other], pins.get(baseline), pins.get(other)
+                )
                 if not pairs:
                     notes.append(f"{label}: {b} has no step in both runs, not compared")
                     continue

@@ -20,7 +20,12 @@ def at_label(checkpoint: str) -> pl.Expr:
 
     if checkpoint == "best":
         return pl.format("best: {} vs {}", step("step_b"), step("step_a"))
-    return step("step")
+    two = pl.col("step_a").is_not_null() & pl.col("step_b").is_not_null()
+    return (
+        pl.when(two & (pl.col("step_a") != pl.col("step_b")))
+        .then(pl.format("{} vs {}", step("step_b"), step("step_a")))
+        .otherwise(step("step"))
+    )
 
 
 def view(flips: list[pl.DataFrame], checkpoint: str) -> pl.DataFrame:

@@ -1,0 +1,80 @@
+"""Which checkpoints a comparison sets side by side: every step both runs logged, a run pinned
+to one step (PATH@STEP, so two checkpoints of one run compare), or each run's best checkpoint
+with the most its selection can overstate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from helpers import stats
+from helpers.errors import DataError
+
+
+def pinned(given: str | Path) -> tuple[str | Path, int | None]:
+    """PATH@STEP: the run at that one step, a checkpoint of it (`early=run/@100`); a path that
+    exists as written is never split."""
+    text = str(given)
+    path, at, step = text.rpartition("@")
+    if not at or not step.isdigit() or Path(text).exists() or len(step) > 18:
+        return given, None
+    return path, int(step)
+
+
+def at_pins(frame: pl.DataFrame | None, pins: dict[str, int], where: dict) -> pl.DataFrame | None:
+    """A run given as PATH@STEP keeps that step alone; a step it did not log is an error."""
+    if frame is None or not pins:
+        return frame
+    for name, step in pins.items():
+        logged = frame.filter(pl.col("run") == name)["step"]
+        if logged.len() and step not in logged:
+            steps = sorted(set(logged.drop_nulls()))
+            raise DataError(where[name], f"step {step} among the run's steps", got=steps[:8])
+    pinned = pl.col("run").replace_strict(pins, default=None, return_dtype=pl.Int64)
+    return frame.filter(pinned.is_null() | (pl.col("step") == pinned))
+
+
+def same_steps(a: set, b: set, pin_a: int | None = None, pin_b: int | None = None) -> list:
+    """(step in a, step in b) pairs to compare: every step both have; a run evaluated once
+    (no step: a fixed model, say the starting point), or pinned to one step (PATH@STEP),
+    against every step of the other; two pinned runs at their steps."""
+    if pin_a is not None or pin_b is not None:
+        if (pin_a is not None and pin_a not in a) or (pin_b is not None and pin_b not in b):
+            return []  # this benchmark was not evaluated at the pinned step
+        if pin_a is not None and pin_b is not None:
+            return [(pin_a, pin_b)]
+        if pin_a is not None:
+            return [(pin_a, s) for s in sorted(b - {None})]
+        return [(s, pin_b) for s in sorted(a - {None})]
+    if a == {None} and b != {None}:
+        return [(None, s) for s in sorted(b - {None})]
+    if b == {None} and a != {None}:
+        return [(s, None) for s in sorted(a - {None})]
+    return [(s, s) for s in sorted(a & b, key=lambda s: (s is None, s))]
+
+
+def best_steps(means: pl.DataFrame) -> pl.DataFrame:
+    """Each run's best checkpoint per benchmark (highest mean accuracy, earliest on ties), the
+    number of checkpoints it was picked from, and up to how much picking the best of that many
+    overstates the score if all were equally good."""
+    ranked = means.sort(
+        "run", "benchmark", "accuracy", "step", descending=[False, False, True, False]
+    )
+    best = ranked.group_by("run", "benchmark", maintain_order=True).agg(
+        step=pl.col("step").first(),
+        accuracy=pl.col("accuracy").first(),
+        problems=pl.col("problems").first(),
+        answers=pl.col("answers").first(),
+        checkpoints=pl.len(),
+    )
+    # The picked score's noise is at most that of Binomial(problems x samples x seeds), p)
+    # over the total (problems of differing difficulty vary less than that), so this is the
+    # most the pick is expected to overstate: "up to".
+    bias = [
+        stats.best_checkpoint_bias([acc] * k, n, runs=4000, seed=0)["overstatement"]
+        if n and k > 1
+        else (0.0 if k == 1 else None)
+        for acc, n, k in best.select("accuracy", "answers", "checkpoints").iter_rows()
+    ]
+    return best.with_columns(selection_bias=pl.Series(bias, dtype=pl.Float64))
