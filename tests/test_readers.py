@@ -12,7 +12,7 @@ import polars as pl
 import pytest
 
 from helpers import DataError, stats
-from helpers.runs import examples, readers, summarise
+from helpers.runs import examples, readers, score_logs, summarise
 
 from .conftest import EXAMPLE, OBS, SKY, TRAIN, VAL
 
@@ -31,7 +31,7 @@ def test_formats_are_recognised():
 
 
 def _score_curves(*paths, benchmarks=None):
-    curves, _, _ = summarise.score_curves([readers.load(p) for p in paths], benchmarks)
+    curves, _, _ = score_logs.score_curves([readers.load(p) for p in paths], benchmarks)
     return curves
 
 
@@ -60,7 +60,7 @@ def test_reasoning360_export_gives_15_benchmarks_with_response_length():
 def test_nearest_earlier_step_matching():
     val = pl.DataFrame({"step": [0, 5, 10, 15]})
     train = pl.DataFrame({"step": [1, 4, 9, 16], "value": [10.0, 40.0, 90.0, 160.0]})
-    out = summarise.join_nearest_earlier(val, train)
+    out = score_logs.join_nearest_earlier(val, train)
     assert out["value"].to_list() == [None, 40.0, 90.0, 90.0]
 
 

@@ -11,7 +11,7 @@ import polars as pl
 
 from helpers import stats
 from helpers.errors import DataError
-from helpers.runs import drawable, readers, rewards, spark, summarise
+from helpers.runs import drawable, readers, rewards, score_logs, spark, summarise
 from helpers.runs.readers._common import reading
 from helpers.runs.readers.stated import RESULTS, checked
 
@@ -34,7 +34,7 @@ def _band_note(table: pl.DataFrame) -> str:
     its own note: `_mean_note`)."""
     if "averages" in table.columns:
         table = table.filter(pl.col("averages").is_null())
-    table = table.filter(~pl.col("benchmark").str.ends_with(summarise.TRAINING))  # said apart
+    table = table.filter(~pl.col("benchmark").str.ends_with(score_logs.TRAINING))  # said apart
     sizes = table.group_by("benchmark", maintain_order=True).agg(pl.col("problems").first())
     known = [f"{b} {n}" for b, n in sizes.iter_rows() if n is not None]
     unknown = [b for b, n in sizes.iter_rows() if n is None]
@@ -52,7 +52,7 @@ def _band_note(table: pl.DataFrame) -> str:
 def _grid(curves: pl.DataFrame, order, subtitle: str | list[str], **options):
     """The training grid of `curves`, fitted to what it can show (panels, points per line),
     with the subtitle saying what was left out."""
-    means = [b for b in order or () if b.startswith(summarise.MEAN_OF)]
+    means = [b for b in order or () if b.startswith(score_logs.MEAN_OF)]
     shown = drawable.panels(curves, "benchmark", order=order, summary=next(iter(means), None))
     thinned = drawable.thin(shown.frame, "iteration", ("benchmark", "metric"))
     return later(
@@ -97,7 +97,7 @@ def _voted_note(overall: pl.DataFrame) -> list[str]:
 
 
 def _mean_note(table: pl.DataFrame, mark: str) -> list[str]:
-    """How the average a paper reports (`summarise.mean_of_benchmarks`) was made, where the
+    """How the average a paper reports (`score_logs.mean_of_benchmarks`) was made, where the
     table holds one."""
     if "averages" not in table.columns or table["averages"].is_null().all():
         return []
@@ -223,7 +223,7 @@ def fitting(
         )
         return chart, table
     if kind == "scores":
-        curves, order, table = summarise.score_curves(runs, benchmarks)
+        curves, order, table = score_logs.score_curves(runs, benchmarks)
         training = all(r.kind == "training score" for r in runs if r.scores is not None)
         one = table["step"].is_null().all() or (table["step"].n_unique() == 1 and not training)
         if one:  # one evaluation: a point per benchmark
@@ -252,7 +252,7 @@ def fitting(
             ["response length matched to the nearest earlier step"] if has_tokens else []
         )
         subtitle += _mean_note(table, "band")
-        if not training and table["benchmark"].str.ends_with(summarise.TRAINING).any():
+        if not training and table["benchmark"].str.ends_with(score_logs.TRAINING).any():
             subtitle.append(
                 "panels '(training)': training scores, on training batches (no band: the log "
                 "does not say how many prompts a batch held)"

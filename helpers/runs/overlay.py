@@ -1,6 +1,6 @@
 """Several runs of one tracker's store drawn over each other, for `plot` (a `wandb/` folder, a
 TensorBoard log dir with a folder per run, an MLflow store, a trackio project): each run's
-scores as `summarise.score_curves` makes them for a run alone, drawn by the comparison's
+scores as `score_logs.score_curves` makes them for a run alone, drawn by the comparison's
 per-run curves chart (`charts.run_curves`: a panel per benchmark, a colour per run)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import polars as pl
 
 from helpers.errors import DataError
-from helpers.runs import drawable, summarise
+from helpers.runs import drawable, score_logs
 from helpers.runs.readers import Loaded
 
 MAX_RUNS = 7  # one colour each (render.theme.RUN_COLOURS)
@@ -49,7 +49,7 @@ def overlay(
         )
     tables, order = [], []
     for name, run in scored:
-        _, seen, table = summarise.score_curves([run])
+        _, seen, table = score_logs.score_curves([run])
         if run.kind == "training score":  # a batch's size is not logged: no interval
             table = table.with_columns(lo=pl.lit(None, pl.Float64), hi=pl.lit(None, pl.Float64))
         tables.append(table.select(pl.lit(name).alias("run"), pl.all()))

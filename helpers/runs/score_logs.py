@@ -1,0 +1,188 @@
+"""Per-step score logs (a validation export, a training export beside it, several result files
+of one evaluation) as the curves the training grid draws: accuracy with Wilson bands where a
+benchmark's size is known, response length by the nearest earlier step, the benchmarks' mean a
+paper reports, and a training export's scores in panels of their own."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import polars as pl
+
+from helpers.errors import DataError
+from helpers.runs.readers import Loaded
+from helpers.runs.summarise import curves, with_wilson
+
+
+def join_nearest_earlier(
+    left: pl.DataFrame, right: pl.DataFrame, on: str = "step", value: str = "value", by=None
+) -> pl.DataFrame:
+    """Attach to each row of `left` the `right` value logged at the nearest step at or before it
+    (validation and training metrics are logged at different steps); `by` matches within
+    groups (e.g. per benchmark)."""
+    cols = [on, value, *([by] if by else [])]
+    # sorted by step within each group; polars cannot check that itself when `by` is given
+    return left.sort(on).join_asof(
+        right.select(cols).sort(on), on=on, strategy="backward", by=by, check_sortedness=False
+    )
+
+
+def score_curves(
+    runs: Sequence[Loaded], benchmarks: Sequence[str] | None = None
+) -> tuple[pl.DataFrame, list[str], pl.DataFrame]:
+    """Curves for `charts.training_dynamics` from per-step score logs, the benchmarks in the log's
+    order (or in `benchmarks` order, keeping only those), and the table behind the curves.
+
+    Accuracy comes from the one log with validation scores (or, failing that, training
+    scores); its Wilson 95% band counts the benchmark's problems where the size is known.
+    Response length comes from the same log or another one given with it (a training
+    export), per benchmark where logged under the same names, else the overall mean, matched
+    to each score by the nearest earlier step."""
+    scored = [r for r in runs if r.scores is not None]
+    if not scored:
+        raise DataError(runs[0].path, "accuracy or score columns in at least one log")
+    validation = [r for r in scored if r.kind == "validation"] or scored
+    main = validation[0]
+    if len(validation) > 1:  # files of one evaluation (lighteval writes one per task) are one
+        merged = pl.concat(
+            [r.scores.with_columns(file=pl.lit(i)) for i, r in enumerate(validation)],
+            how="diagonal_relaxed",
+        )
+        twice = merged.filter(pl.struct("benchmark", "step").is_duplicated())
+        if twice.height:  # a benchmark at one step in two logs: two runs, not one
+            raise DataError(
+                validation[twice["file"].max()].path,
+                "one log with validation scores, or several covering different benchmarks (to "
+                "set several runs side by side, use 'python -m helpers compare')",
+                got=f"{twice['benchmark'][0]} again",
+            )
+        order = [
+            b
+            for r in validation
+            for b in r.order or r.scores["benchmark"].unique(maintain_order=True)
+        ]
+        main = replace(main, scores=merged.drop("file"), order=list(dict.fromkeys(order)))
+    scores = main.scores.drop_nulls("score")
+    order = main.order or scores["benchmark"].unique(maintain_order=True).to_list()
+    picked = [b for b in benchmarks or () if not b.endswith(TRAINING)]
+    if benchmarks:
+        unknown = [b for b in picked if b not in set(scores["benchmark"])]
+        if unknown:
+            raise DataError(main.path, f"benchmarks among {order}", column=unknown[0])
+        scores, order = scores.filter(pl.col("benchmark").is_in(picked)), picked
+    lengths = [
+        r.tokens for r in ([main] + [r for r in runs if r is not main]) if r.tokens is not None
+    ]
+    if lengths:
+        tokens = lengths[0]
+        own = tokens.filter(pl.col("benchmark").is_in(scores["benchmark"].unique().to_list()))
+        if own.height:
+            scores = join_nearest_earlier(scores, own, value="tokens", by="benchmark")
+        else:
+            overall = tokens.filter(pl.col("benchmark").is_null())
+            if overall.height:
+                scores = join_nearest_earlier(
+                    scores, overall.select("step", "tokens"), value="tokens"
+                )
+    scores = with_wilson(scores, "score")
+    if main.kind == "validation" and not main.mapped:  # mapped: reward parts, perhaps
+        average = mean_of_benchmarks(scores, order)
+        if average.height:
+            scores = pl.concat([scores, average], how="diagonal_relaxed")
+            order = [*order, average["benchmark"][0]]
+    if main.kind == "validation":  # a training export beside: its scores in panels of their own
+        for run in (r for r in scored if r.kind == "training score"):
+            own = training_panels(run, benchmarks)
+            scores = pl.concat([scores, own], how="diagonal_relaxed")
+            order += own["benchmark"].unique(maintain_order=True).to_list()
+    drawn = curves(
+        scores,
+        iteration="step",
+        accuracy="score",
+        tokens="tokens" if "tokens" in scores.columns else None,
+        lo="lo",
+        hi="hi",
+    )
+    return drawn, order, scores.sort("benchmark", "step")
+
+
+MEAN_OF = "mean of "  # the name of the benchmarks' mean panel: this, then "N benchmarks"
+TRAINING = " (training)"  # the panel of a training score: its data source's name, then this
+
+
+def training_panels(run: Loaded, benchmarks: Sequence[str] | None = None) -> pl.DataFrame:
+    """A training export's scores (on training batches, per data source) as rows of their own
+    panels, "<source> (training)", with its own response length (per source where logged,
+    else overall) by the nearest earlier step; no interval (a batch's size is not logged).
+    `benchmarks` keeps only the panels it names ("<source> (training)")."""
+    scores = run.scores.drop_nulls("score")
+    if benchmarks:
+        wanted = [b.removesuffix(TRAINING) for b in benchmarks if b.endswith(TRAINING)]
+        logged = scores["benchmark"].unique(maintain_order=True).to_list()
+        unknown = [b for b in wanted if b not in logged]
+        if unknown:
+            raise DataError(
+                run.path,
+                f"training panels among {[b + TRAINING for b in logged][:6]}",
+                column=unknown[0] + TRAINING,
+            )
+        scores = scores.filter(pl.col("benchmark").is_in(wanted))
+    tokens = run.tokens
+    if tokens is not None:
+        own = tokens.filter(pl.col("benchmark").is_in(scores["benchmark"].unique().to_list()))
+        if own.height:
+            scores = join_nearest_earlier(scores, own, value="tokens", by="benchmark")
+        elif (overall := tokens.filter(pl.col("benchmark").is_null())).height:
+            scores = join_nearest_earlier(scores, overall.select("step", "tokens"), value="tokens")
+    order = run.order or scores["benchmark"].unique(maintain_order=True).to_list()
+    rank = {b: i for i, b in enumerate(order)}
+    return (
+        scores.with_columns(
+            _rank=pl.col("benchmark").replace_strict(
+                rank, default=len(rank), return_dtype=pl.Int64
+            ),
+            benchmark=pl.col("benchmark") + TRAINING,
+            problems=pl.lit(None, pl.Int64),
+            lo=pl.lit(None, pl.Float64),
+            hi=pl.lit(None, pl.Float64),
+        )
+        .sort("_rank", "step", maintain_order=True)
+        .drop("_rank")
+    )
+
+
+def mean_of_benchmarks(scores: pl.DataFrame, order: Sequence[str]) -> pl.DataFrame:
+    """The average a paper reports beside its benchmarks: the unweighted mean score over every
+    benchmark in `order`, at each step where all of them were logged, as rows named "mean of
+    N benchmarks" whose `averages` column names them. Its 95% interval is the normal one from
+    each benchmark's binomial variance (independent benchmarks), where every size is known.
+    Fewer than two benchmarks: no rows."""
+    if len(order) < 2:
+        return scores.clear()
+    b = len(order)
+    variance = pl.col("score") * (1 - pl.col("score")) / pl.col("problems")
+    half = 1.959963984540054 * variance.sum().sqrt() / b
+    known = pl.col("problems").is_not_null().all()
+    aggs = [
+        pl.col("benchmark").n_unique().alias("_logged"),
+        pl.col("score").mean(),
+        pl.when(known).then(pl.col("score").mean() - half).alias("lo"),
+        pl.when(known).then(pl.col("score").mean() + half).alias("hi"),
+    ]
+    if "tokens" in scores.columns:
+        aggs.append(pl.col("tokens").mean())
+    return (
+        scores.filter(pl.col("benchmark").is_in(list(order)))
+        .group_by("step", maintain_order=True)
+        .agg(aggs)
+        .filter(pl.col("_logged") == b)
+        .drop("_logged")
+        .with_columns(
+            pl.col("lo").clip(0, 1),
+            pl.col("hi").clip(0, 1),
+            benchmark=pl.lit(f"{MEAN_OF}{b} benchmarks"),
+            averages=pl.lit(", ".join(order)),
+        )
+        .sort("step")
+    )
