@@ -24,7 +24,8 @@ def accuracy_by_group(
     value_title: str = "Accuracy",
 ) -> alt.LayerChart:
     """Accuracy with Wilson 95% intervals per group (e.g. MATH difficulty level), from
-    `summarise.accuracy_table`; `overall` (one row) adds a rule at the overall accuracy;
+    `summarise.accuracy_table`; `overall` (one row) adds a dashed rule at the overall
+    accuracy, named in the subtitle;
     `notes` (what was left out) make the subtitle. Another score per group (`value`, e.g.
     "mean_reward" from `rewards.reward_summary`, titled `value_title`) is drawn as logged,
     not as a percentage from 0 to 1."""
@@ -48,18 +49,13 @@ def accuracy_by_group(
         ],
     )
     layers: list[alt.Chart] = [bars, points]
-    if overall is not None:
-        o = overall.with_columns(
-            note=pl.format(
-                "overall {}% ({} problems)", (pl.col("accuracy") * 100).round(1), pl.col("problems")
-            )
-        )
-        rule = alt.Chart(o).mark_rule(strokeDash=[5, 3], color=COLOURS["described"])
-        layers += [
-            rule.encode(y="accuracy:Q"),
-            alt.Chart(o)
-            .mark_text(align="left", dy=-7, x=4, color="#444444")
-            .encode(y="accuracy:Q", text="note:N"),
+    if overall is not None:  # named in the subtitle: a label on the line would cross a bar
+        rule = alt.Chart(overall).mark_rule(strokeDash=[5, 3], color=COLOURS["described"])
+        layers.append(rule.encode(y="accuracy:Q").properties(name="overall"))
+        accuracy, problems = overall.select("accuracy", "problems").row(0)
+        notes = [
+            f"dashed line: overall {accuracy * 100:.1f}% ({problems} problems)",
+            *notes,
         ]
     heading = alt.Title(title, subtitle=list(notes)) if notes else title
     return alt.layer(*layers).properties(title=heading, width=360, height=260)

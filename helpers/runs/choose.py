@@ -306,7 +306,7 @@ def _samples_chart(
             group,
             title or f"Accuracy by {group} ({files[0].stem})",
             overall=overall,
-            notes=[*_voted_note(overall), *said],
+            notes=["lines: Wilson 95% intervals over problems", *_voted_note(overall), *said],
         )
         every = pl.concat(
             [
