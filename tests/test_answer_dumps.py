@@ -517,3 +517,36 @@ def test_prime_rl_errored_episodes_and_rewards_that_are_not_correctness(tmp_path
     assert "column 'traces.rewards.total': expected a correctness of 0 or 1" in err
     assert main(["plot", str(path), "--map", "reward=total", "-o", str(out)]) == 0
     assert pl.read_csv(out)["mean_reward"].to_list() == pytest.approx([1.1])
+
+
+def test_review_findings_on_dumps_and_pins(tmp_path, capsys):
+    """Found in review: a prime-rl run kept under a folder named `eval` is judged by its own
+    folders; rewards whose weights sum to 0.999... are 1; an AReaL eval set that repeats a
+    prompt (AIME x16) is one problem with more samples; a pinned checkpoint meets a run
+    evaluated once."""
+    root = tmp_path / "eval" / "myrun"
+    _prime_rollouts(root, 10, [2] * PROBLEMS)
+    _prime_rollouts(root, 10, [0] * PROBLEMS, split="train")
+    out = tmp_path / "p.csv"
+    assert main(["plot", str(root / "rollouts"), "-o", str(out)]) == 0
+    assert pl.read_csv(out).select("problems", "accuracy").row(0) == (10, 1.0)
+    parts = {n: {"score": 1.0, "weight": w} for n, w in (("a", 0.7), ("b", 0.2), ("c", 0.1))}
+    path = tmp_path / "w.jsonl"
+    path.write_text(json.dumps(_prime_episode(3, "math", 0, True, rewards=parts)) + "\n")
+    assert main(["plot", str(path), "-o", str(out)]) == 0
+    assert pl.read_csv(out)["accuracy"].to_list() == [1.0]
+    areal = tmp_path / "areal"
+    _areal_eval(areal, 4, [2] * PROBLEMS, first_task=0)
+    _areal_eval(areal, 4, [0] * PROBLEMS, first_task=PROBLEMS)  # the same prompts again
+    assert main(["plot", str(areal), "-o", str(out)]) == 0
+    assert pl.read_csv(out).select("problems", "samples", "accuracy").row(0) == (10, 40, 0.5)
+    once = tmp_path / "once"
+    _verl_validation(once, 0, _solved(set(range(3))))
+    fixed = once / "0.jsonl"
+    fixed.rename(tmp_path / "start.jsonl")
+    _verl_validation(tmp_path / "run", 10, _solved(set(range(6))))
+    _verl_validation(tmp_path / "run", 20, _solved(set(range(8))))
+    args = ["compare", f"start={tmp_path / 'start.jsonl'}", f"late={tmp_path / 'run'}@20"]
+    assert main([*args, "-o", str(out)]) == 0
+    row = pl.read_csv(out).row(0, named=True)
+    assert (row["step_b"], row["won"], row["lost"]) == (20, 5, 0)

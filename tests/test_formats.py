@@ -61,18 +61,18 @@ def test_lighteval_checkpoint_folder_is_a_curve_with_intervals(tmp_path):
     each = table.filter(pl.col("averages").is_null())
     assert mean["averages"].n_unique() == 1
     assert sorted(mean["averages"][0].split(", ")) == sorted(each["benchmark"].unique())
-    half = (
-        each.group_by("step")
-        .agg(
-            (
-                1.959963984540054
-                * (pl.col("score") * (1 - pl.col("score")) / pl.col("problems")).sum().sqrt()
-                / 3
-            ).alias("half")
-        )
-        .sort("step")["half"]
-    )
-    assert (mean["hi"] - mean["score"]).to_list() == pytest.approx(half.to_list(), abs=1e-11)
+    # the band: normal, each benchmark's variance Agresti-Coull's (z^2 / 2 right, z^2 / 2 wrong)
+    z = 1.959963984540054
+    half = []
+    for step in mean["step"]:
+        rows = each.filter(pl.col("step") == step).select("score", "problems").rows()
+        var = 0.0
+        for p, n in rows:
+            n2 = n + z * z
+            p2 = (p * n + z * z / 2) / n2
+            var += p2 * (1 - p2) / n2
+        half.append(z * math.sqrt(var) / 3)
+    assert (mean["hi"] - mean["score"]).to_list() == pytest.approx(half, abs=1e-11)
     table = each
     assert dict(table.group_by("benchmark").agg(pl.col("problems").first()).iter_rows()) == {
         "AIME24": 30,
@@ -726,3 +726,32 @@ def test_a_results_file_beside_its_samples_is_checked_not_read_as_a_second_run(t
     # a folder of checkpoints, each with its harness's metrics file: all five checked
     said = "\n".join(describe(CHECKPOINTS))
     assert "checked against the samples, 5 stated results agree" in said
+
+
+def test_maj_at_k_counts_unanswered_problems_and_empty_answers_do_not_vote(tmp_path):
+    """Found in review: a problem with no extracted answer is not answered right (it stays in
+    the count and in its level's row), and an empty extraction ("", the harness's "none")
+    does not vote. Qwen2.5-Math's own `acc` is its first sample column's: a results file beside
+    several samples per problem is checked against that."""
+    lines = [
+        (0, 1, ["", "", "4"], [False, False, True]),  # "" does not vote: 4, right
+        (1, 1, [None, None, None], [False, False, True]),  # no answer: not right
+        (2, 3, [None, None, None], [False, False, False]),  # alone at level 3
+    ]
+    records = [
+        {"idx": i, "level": lv, "pred": p, "score": s, "code": ["..."] * 3} for i, lv, p, s in lines
+    ]
+    path = _write(tmp_path / "math500.jsonl", "\n".join(map(json.dumps, records)) + "\n")
+    rows = {r["level"]: r for r in _csv(tmp_path, [path]).iter_rows(named=True)}
+    assert sorted(rows) == ["1", "3", "all"]
+    got = (rows["1"]["maj@3"], rows["3"]["maj@3"], rows["all"]["maj@3"])
+    assert got == pytest.approx((0.5, 0.0, 1 / 3))
+    assert rows["all"]["problems"] == 3
+    first = tmp_path / "math500_metrics.json"  # the first samples: 0 of 3 right
+    first.write_text(json.dumps({"num_samples": 3, "acc": 0.0}))
+    from helpers.runs.choose import chart_for
+
+    make, _ = chart_for([path, first])
+    assert "stated result agrees: math500_metrics.json, 0.0% on MATH500" in json.dumps(
+        make.to_dict()["title"]
+    )

@@ -123,3 +123,41 @@ def test_a_wandb_export_naming_its_one_run_stays_one_run():
     # Reasoning360's export has run_id and run_name columns, one value each
     assert detect(VAL) == "wandb"
     assert len(readers.load_runs(VAL)) == 1
+
+
+def test_columns_that_name_no_run_leave_a_log_as_it_is(tmp_path):
+    """Found in review: a `model` column naming each step's checkpoint is no run column (a run
+    column holds several values at one step); a constant `dataset` label beside verl's columns
+    is no benchmark column; a blank run name is a run of its own, named so."""
+    path = tmp_path / "ckpt.csv"
+    pl.DataFrame(
+        {
+            "step": [0, 100, 200],
+            "model": ["ckpts/global_step_0", "ckpts/global_step_100", "ckpts/global_step_200"],
+            "dataset": ["deepscaler"] * 3,
+            "val/test_score/math500": [0.5, 0.6, 0.7],
+            "acc": [0.1, 0.2, 0.3],
+        }
+    ).write_csv(path)
+    assert detect(path) == "metrics-csv"
+    (run,) = readers.load_runs(path)
+    assert run.scores["benchmark"].unique().to_list() == ["math500"]
+    assert run.scores["score"].to_list() == [0.5, 0.6, 0.7]
+    blank = tmp_path / "blank.csv"
+    table = _ablation().with_columns(
+        condition=pl.when(pl.col("condition") == "grpo").then(None).otherwise("condition")
+    )
+    table.write_csv(blank)
+    assert [r.run for r in readers.load_runs(blank)] == ["baseline", "(no condition)", "grpo+kl"]
+
+
+def test_a_mapped_long_table_gets_no_mean(tmp_path, capsys):
+    """Reward parts as rows through --map are not benchmarks a paper averages."""
+    path = tmp_path / "parts.csv"
+    pl.DataFrame(
+        {"step": [1, 1, 2, 2], "part": ["format", "answer"] * 2, "value": [0.9, 0.4, 1.0, 0.5]}
+    ).write_csv(path)
+    out = tmp_path / "p.csv"
+    args = ["plot", str(path), "--map", "benchmark=part", "--map", "accuracy=value", "-o", str(out)]
+    assert main(args) == 0
+    assert sorted(pl.read_csv(out)["benchmark"].unique()) == ["answer", "format"]

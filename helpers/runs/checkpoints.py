@@ -44,9 +44,9 @@ def same_steps(a: set, b: set, pin_a: int | None = None, pin_b: int | None = Non
             return []  # this benchmark was not evaluated at the pinned step
         if pin_a is not None and pin_b is not None:
             return [(pin_a, pin_b)]
-        if pin_a is not None:
-            return [(pin_a, s) for s in sorted(b - {None})]
-        return [(s, pin_b) for s in sorted(a - {None})]
+        if pin_a is not None:  # against each step of the other, or its one evaluation
+            return [(pin_a, s) for s in sorted(b - {None})] or [(pin_a, None)]
+        return [(s, pin_b) for s in sorted(a - {None})] or [(None, pin_b)]
     if a == {None} and b != {None}:
         return [(None, s) for s in sorted(b - {None})]
     if b == {None} and a != {None}:

@@ -102,7 +102,7 @@ def _mean_note(table: pl.DataFrame, mark: str) -> list[str]:
     if "averages" not in table.columns or table["averages"].is_null().all():
         return []
     mean = table.drop_nulls("averages")
-    how = f"; {mark}: normal, from each benchmark's binomial variance"
+    how = f"; {mark}: normal, from each benchmark's binomial variance (Agresti-Coull)"
     return [
         f"{mean['benchmark'][0]}: their unweighted mean, at steps where all were logged"
         + (how if mean["lo"].is_not_null().any() else "")

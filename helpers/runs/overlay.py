@@ -61,6 +61,7 @@ def overlay(
             raise DataError(files[0], f"benchmarks among {order}", column=unknown[0])
         table, order = table.filter(pl.col("benchmark").is_in(list(benchmarks))), list(benchmarks)
     band = pl.col("lo").is_not_null()
+    mean = pl.col("benchmark").str.starts_with(score_logs.MEAN_OF)
     curves = table.select(
         "run",
         pl.lit(0, pl.Int64).alias("seed"),
@@ -70,13 +71,16 @@ def overlay(
         pl.col("score").alias("accuracy"),
         "lo",
         "hi",
-        pl.when(band)
+        pl.when(band & mean)
+        .then(pl.lit("normal 95% from each benchmark's variance (Agresti-Coull)"))
+        .when(band)
         .then(pl.lit("Wilson 95% over problems"))
         .otherwise(pl.lit("no interval: benchmark size unknown or a training score"))
         .alias("band"),
         "problems",
     )
-    shown = drawable.panels(curves, "benchmark", order=order)
+    means = [b for b in order if b.startswith(score_logs.MEAN_OF)]
+    shown = drawable.panels(curves, "benchmark", order=order, summary=next(iter(means), None))
     drawn = drawable.panels(
         shown.frame, "run", order=[n for n, _ in scored], limit=MAX_RUNS, what="runs"
     )
@@ -84,12 +88,17 @@ def overlay(
     notes = shown.notes + drawn.notes + thinned.notes
     if left:
         notes.append(f"no accuracy in {', '.join(left[:4])}{' ...' if len(left) > 4 else ''}")
-    known = table.filter(band)["benchmark"].unique(maintain_order=True).to_list()
+    known = table.filter(band & ~mean)["benchmark"].unique(maintain_order=True).to_list()
     lines = [
         f"bands: Wilson 95% over each benchmark's problems ({', '.join(known)})"
         if known
         else "no band: no benchmark's size is known (--problems NAME=N)"
     ]
+    if means:
+        lines.append(
+            f"{means[0]}: their unweighted mean, at steps where all were logged; band: normal, "
+            "from each benchmark's binomial variance (Agresti-Coull)"
+        )
     count = len(drawn.order)
     heading = title or f"{files[0].stem}: accuracy of {count} run{'s' * (count != 1)} by step"
     subtitle = drawable.subtitle(lines, notes)

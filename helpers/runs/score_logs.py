@@ -156,13 +156,15 @@ def mean_of_benchmarks(scores: pl.DataFrame, order: Sequence[str]) -> pl.DataFra
     """The average a paper reports beside its benchmarks: the unweighted mean score over every
     benchmark in `order`, at each step where all of them were logged, as rows named "mean of
     N benchmarks" whose `averages` column names them. Its 95% interval is the normal one from
-    each benchmark's binomial variance (independent benchmarks), where every size is known.
-    Fewer than two benchmarks: no rows."""
+    each benchmark's binomial variance (independent benchmarks), where every size is known,
+    that variance taken as Agresti and Coull's (two successes and two failures added, at
+    95%), so a benchmark at 0% or 100% still has one. Fewer than two benchmarks: no rows."""
     if len(order) < 2:
         return scores.clear()
-    b = len(order)
-    variance = pl.col("score") * (1 - pl.col("score")) / pl.col("problems")
-    half = 1.959963984540054 * variance.sum().sqrt() / b
+    b, z = len(order), 1.959963984540054
+    n = pl.col("problems") + z * z
+    p = (pl.col("score") * pl.col("problems") + z * z / 2) / n
+    half = z * (p * (1 - p) / n).sum().sqrt() / b
     known = pl.col("problems").is_not_null().all()
     aggs = [
         pl.col("benchmark").n_unique().alias("_logged"),

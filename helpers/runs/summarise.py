@@ -89,11 +89,12 @@ def accuracy_table(samples: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFram
             if by
             else passk.select(pl.col("pass_k").mean())
         )
-        table = table.join(pk, on=list(by)) if by else table.with_columns(pk["pass_k"])
+        keep = {"how": "left", "nulls_equal": True, "maintain_order": "left"}  # a null level too
+        table = table.join(pk, on=list(by), **keep) if by else table.with_columns(pk["pass_k"])
         table = table.rename({"pass_k": f"pass@{k}"})
         if "answer" in samples.columns and samples["answer"].is_not_null().any():
             votes = majority_votes(samples, by)
-            table = table.join(votes, on=list(by)) if by else table.with_columns(votes)
+            table = table.join(votes, on=list(by), **keep) if by else table.with_columns(votes)
             table = table.rename(
                 {"maj": f"maj@{k}", "maj_lo": f"maj@{k}_lo", "maj_hi": f"maj@{k}_hi"}
             )
@@ -102,8 +103,9 @@ def accuracy_table(samples: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFram
 
 def majority_votes(samples: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFrame:
     """maj@k per group: the share of problems whose most frequent extracted answer is correct
-    (a tie goes to the answer given first; a sample with no answer does not vote), with a
-    Wilson 95% interval over problems (`maj_lo`, `maj_hi`)."""
+    (a tie goes to the answer given first; a sample with no answer does not vote, and a
+    problem with none is not answered right), with a Wilson 95% interval over the group's
+    problems (`maj_lo`, `maj_hi`)."""
     keys = [*by, "problem_id"]
     voted = (
         samples.drop_nulls("answer")
@@ -112,10 +114,15 @@ def majority_votes(samples: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFram
         .sort([*keys, "votes", "first"], descending=[False] * len(keys) + [True, False])
         .group_by(keys, maintain_order=True)
         .first()
+        .select(*keys, "right")
     )
-    per = voted.group_by(list(by), maintain_order=True) if by else None
+    problems = samples.select(keys).unique(maintain_order=True)
+    every = problems.join(voted, on=keys, how="left", nulls_equal=True).with_columns(
+        pl.col("right").fill_null(False)
+    )
+    per = every.group_by(list(by), maintain_order=True) if by else None
     aggs = [pl.col("right").mean().alias("maj"), pl.len().alias("_n")]
-    table = per.agg(aggs) if per is not None else voted.select(aggs)
+    table = per.agg(aggs) if per is not None else every.select(aggs)
     lo, hi = stats.wilson_exprs(pl.col("maj"), pl.col("_n").cast(pl.Float64))
     return table.with_columns(maj_lo=lo, maj_hi=hi).drop("_n")
 

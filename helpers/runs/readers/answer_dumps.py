@@ -368,7 +368,12 @@ def read_step_dump(
         benchmark = source if isinstance(source, str) and source else DEFAULT_BENCHMARK
         seen[benchmark, key] = seen.get((benchmark, key), -1) + 1
         generated += bool(text.strip())
-        rows.append((at, benchmark, key, seen[benchmark, key], correct, _tokens(record, kind)))
+        sample = seen[benchmark, key]
+        if kind == "areal-rollouts" and type(record.get("task_id")) is int:
+            # one file per task: a prompt repeated in the eval set (AIME x16) is the same
+            # problem in several files, each counting its samples from 0
+            sample += record["task_id"] * 2**20
+        rows.append((at, benchmark, key, sample, correct, _tokens(record, kind)))
         if reward is not None:
             rows[-1] += (got,)
     if rows and not generated:

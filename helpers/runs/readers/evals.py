@@ -68,7 +68,10 @@ def read_qwen_math(path: str | Path) -> pl.DataFrame:
                 )
         level = _level(path, number, record.get("level"))
         preds = record.get("pred")
-        answers = [None if p is None else str(p).strip() for p in preds or [None] * len(scores)]
+        # an empty extraction ("") is the harness's "no answer": it does not vote
+        answers = [
+            str(p).strip() or None if p is not None else None for p in preds or [None] * len(scores)
+        ]
         for i, (ok, text, answer) in enumerate(zip(scores, codes, answers, strict=True)):
             chars = len(text) if isinstance(text, str) else None
             rows.append((str(record["idx"]), level, i, ok, chars, answer))

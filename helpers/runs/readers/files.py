@@ -171,7 +171,7 @@ def metric_log(path: Path, kind: str, options: dict, rows: pl.DataFrame | None =
         notes=notes,
         order=list(log.accuracy),
         kind=log.kind,
-        mapped=log.convention.startswith("--map"),
+        mapped="--map accuracy" in log.convention,
     )
 
 
@@ -192,7 +192,7 @@ def read_folder(path: Path, options: dict) -> Loaded:
         links = [*links, f"left out {len(beside)} file(s) beside the dumps (not read): {names}"]
     traces = [f for f, k in kinds.items() if k == "prime-rl-traces"]
     if traces:  # effective/ repeats all/; train/ beside eval/: read one set
-        _, out = prime_rl_traces.kept(traces)
+        _, out = prime_rl_traces.kept(traces, path)
         if out:
             kinds = {f: k for f, k in kinds.items() if f not in out}
             names = ", ".join(str(f.relative_to(path).parent) for f in out[:2])

@@ -58,24 +58,40 @@ def _given(path: Path, columns: list[str], mapping: Mapping[str, str], role: str
     return column
 
 
+def _varying(frame, step: str, candidates: list[str]) -> list[str]:
+    """Of the candidate columns, those holding several values at one step: several runs'
+    rows (a column changing from step to step, a checkpoint's name, names no run)."""
+    if not candidates:
+        return []
+    most = (
+        frame.group_by(step)
+        .agg(pl.col(candidates).fill_null("").n_unique())
+        .select(pl.col(candidates).max())
+    )
+    counts = most.collect() if isinstance(most, pl.LazyFrame) else most
+    return [c for c, n in zip(candidates, counts.row(0), strict=True) if (n or 0) > 1]
+
+
 def run_columns(path: Path, rows: pl.DataFrame, mapping: Mapping[str, str]) -> list[str]:
     """The columns that name the run of each row: `--map run=COLUMN`, else those of
-    RUN_NAMES whose value changes within the table (none: the table is one run)."""
+    RUN_NAMES holding several values at one step (none: the table is one run)."""
+    from helpers.runs.readers.metric_columns import step_column
+
     columns = [c for c in rows.columns if c != "__line"]
     given = _given(path, columns, mapping, "run")
     if given:
         return [given]
-    candidates = _named(columns, RUN_NAMES)
-    if not candidates:
-        return []
-    varying = rows.select(pl.col(candidates).n_unique()).row(0)
-    return [c for c, n in zip(candidates, varying, strict=True) if n > 1]
+    step = mapping.get("step") or step_column(columns)
+    return _varying(rows, step, _named(columns, RUN_NAMES)) if step else []
 
 
 def split(rows: pl.DataFrame, columns: list[str]) -> list[tuple[str, pl.DataFrame]]:
     """The rows of each run, in the order runs first appear, named by the first column's
     value (with the others' where that alone is not unique: 'grpo (seed=2)'); the run
     columns are dropped from each run's rows."""
+    rows = rows.with_columns(  # a row naming no run is a run of its own, said so
+        pl.col(c).fill_null(f"(no {c})") for c in columns
+    )
     keys = rows.select(columns).unique(maintain_order=True)
     first = keys[columns[0]]
     names = []
@@ -137,7 +153,12 @@ def widen(
     bench = _given(path, columns, mapping, "benchmark")
     if bench is None:
         found = _named(columns, BENCHMARK_NAMES)
-        if not found or step is None or mapping.get("accuracy", found[0]) not in columns:
+        if (
+            not found
+            or step is None
+            or mapping.get("accuracy", found[0]) not in columns
+            or not _rows_of_benchmarks(rows, step, found[0], columns, mapping)
+        ):
             return rows, dict(mapping), []  # wide, or a template the user gave
         bench = found[0]
     values = {}
@@ -195,23 +216,42 @@ def widen(
     return wide, mapping, said
 
 
+def _rows_of_benchmarks(frame, step: str, bench: str, header: list[str], mapping) -> bool:
+    """Whether a benchmark column makes a row per benchmark: a step on several rows, or the
+    column naming several benchmarks, or no accuracy column the conventions know (a `dataset`
+    column naming a wide log's one data set is a label)."""
+    from helpers.runs.readers.metric_columns import recognise
+
+    lazy = frame.lazy() if isinstance(frame, pl.DataFrame) else frame
+    repeats, names = (
+        lazy.select(pl.col(step).is_duplicated().any(), pl.col(bench).n_unique()).collect().row(0)
+    )
+    if repeats or names > 1:
+        return True
+    try:
+        return not recognise(
+            Path("table"), header, {k: v for k, v in mapping.items() if k == "step"}
+        ).accuracy
+    except DataError:
+        return True
+
+
 def table_kind(path: Path, header: list[str], mapping: Mapping[str, str]) -> str | None:
-    """For a CSV with a step column: 'runs-table' where a run column's value changes (a store
-    of runs, one per value), 'metrics-csv' where benchmarks are rows; else None (the
-    conventions decide)."""
+    """For a CSV with a step column: 'runs-table' where a run column holds several values at
+    one step (a store of runs, one per value), 'metrics-csv' where benchmarks are rows (a
+    benchmark column, and a step on several rows); else None (the conventions decide)."""
     from helpers.runs.readers.metric_columns import step_column
 
     given = [_given(path, header, mapping, role) for role in ("run", "benchmark")]
     step = mapping.get("step") or step_column(header)
     if step is None or step not in header:
         return None
-    candidates = [given[0]] if given[0] else _named(header, RUN_NAMES)
-    if candidates:
-        counts = (
-            pl.scan_csv(path, infer_schema=False).select(pl.col(candidates).n_unique()).collect()
-        )
-        if "run" in mapping or max(counts.row(0)) > 1:
-            return "runs-table"
-    if "benchmark" in mapping or _named(header, BENCHMARK_NAMES):
+    lf = pl.scan_csv(path, infer_schema=False)
+    if given[0] or _varying(lf, step, _named(header, RUN_NAMES)):
+        return "runs-table"
+    if given[1]:
         return "metrics-csv"
+    found = _named(header, BENCHMARK_NAMES)
+    if found and _rows_of_benchmarks(lf, step, found[0], header, mapping):
+        return "metrics-csv"  # benchmarks as rows
     return None

@@ -81,13 +81,16 @@ def read_metric_log(
     is not a number is an error naming its line and column), and a step logged on several
     rows is merged (trainers log training and evaluation metrics on separate rows). `rows`:
     the log's rows where the caller read them already (a tracker's store)."""
+    mapping_given = mapping
     path = Path(path)
     rows = read_rows(path) if rows is None else rows
     step = (mapping or {}).get("step") or step_column(rows.columns)
     rows, mapping, said = long_tables.widen(path, rows, mapping or {}, step)
     log = recognise(path, rows.columns, mapping)
     if said:
-        log.said, log.convention = said, "benchmarks as rows"
+        given = (mapping_given or {}).get("accuracy")
+        log.said = said
+        log.convention = "benchmarks as rows" + (f", --map accuracy={given}" if given else "")
     wanted = [log.step, *log.accuracy.values(), *log.tokens.values()]
     rows = long_tables.percents(path, rows, list(dict.fromkeys(log.accuracy.values())))
     frame = numeric(

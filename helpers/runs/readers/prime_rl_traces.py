@@ -117,6 +117,8 @@ def read_traces(
             chosen = named[0] if named else TOTAL
         got = _value(path, number, rewards, reward) if reward is not None else None
         value = _value(path, number, rewards, chosen)
+        if abs(value - round(value)) < 1e-9:  # weights 0.7 + 0.2 + 0.1 sum to 0.999...
+            value = float(round(value))
         if reward is None and value not in (0, 1):
             raise DataError(
                 path,
@@ -159,10 +161,15 @@ def read_traces(
     return _frame(path, rows, schema), said
 
 
-def kept(files: list[Path]) -> tuple[list[Path], list[Path]]:
+def kept(files: list[Path], root: Path) -> tuple[list[Path], list[Path]]:
     """Of a folder's traces files: those to read (`all/`, of `eval/` where there is any) and
-    those left out (`effective/`, which repeats `all/`; `train/` beside `eval/`)."""
-    every = [f for f in files if "effective" not in f.parts]
-    evals = [f for f in every if "eval" in f.parts]
+    those left out (`effective/`, which repeats `all/`; `train/` beside `eval/`), judged by
+    the folders below `root` (a run kept under a folder named eval is no evaluation)."""
+
+    def parts(f: Path) -> tuple[str, ...]:
+        return f.relative_to(root).parts
+
+    every = [f for f in files if "effective" not in parts(f)]
+    evals = [f for f in every if "eval" in parts(f)]
     read = evals or every
     return read, [f for f in files if f not in read]

@@ -16,18 +16,22 @@ AGREE = 0.0006
 
 
 def checked(samples: pl.LazyFrame, stated: Sequence[Loaded]) -> list[str]:
-    """Notes comparing each stated score with the samples' own accuracy (mean over problems)
-    for the same benchmark and step: one line for those that agree, one per disagreement or
-    benchmark the samples do not hold."""
+    """Notes comparing each stated score with the samples' own accuracy for the same benchmark
+    and step: the mean over problems of each problem's share of right samples, or, for the
+    Qwen2.5-Math harness (whose `acc` is its first sample column's accuracy), of each
+    problem's first sample. One line for those that agree, one per disagreement or benchmark
+    the samples do not hold."""
+    first = pl.col("correct").sort_by("sample_id").first().cast(pl.Float64)
     own = (
         samples.group_by("step", "benchmark", "problem_id")
-        .agg(pl.col("correct").cast(pl.Float64).mean())
+        .agg(pl.col("correct").cast(pl.Float64).mean(), first=first)
         .group_by("step", "benchmark")
-        .agg(pl.col("correct").mean().alias("own"))
+        .agg(own=pl.col("correct").mean(), first=pl.col("first").mean())
         .collect()
     )
     agree, notes = [], []
     for result in stated:
+        column = "first" if result.format == "qwen-math-metrics" else "own"
         for row in result.scores.iter_rows(named=True):
             same = own.filter(
                 pl.col("benchmark") == row["benchmark"],
@@ -37,10 +41,10 @@ def checked(samples: pl.LazyFrame, stated: Sequence[Loaded]) -> list[str]:
             said = f"{result.path.name}, {row['score']:.1%} on {row['benchmark']}{at}"
             if not same.height:
                 notes.append(f"not checked: {said} (the samples hold no such benchmark and step)")
-            elif abs(same["own"][0] - row["score"]) <= AGREE:
+            elif abs(same[column][0] - row["score"]) <= AGREE:
                 agree.append(said)
             else:
-                notes.append(f"they disagree: {said}, but its samples give {same['own'][0]:.1%}")
+                notes.append(f"they disagree: {said}, but its samples give {same[column][0]:.1%}")
     if agree:
         n = len(agree)
         what = "stated result agrees" if n == 1 else f"{n} stated results agree"
