@@ -94,11 +94,28 @@ def test_the_real_models_table_keeps_its_size_column_and_leaves_out_other_number
     )
 
 
-def test_gaps_are_judged_by_newcombe_at_the_bonferroni_level():
-    """Against scipy: Wilson bounds from binomtest at the level Bonferroni gives for the
-    number of neighbouring gaps, combined as Newcombe (1998) method 10."""
-    counts = {"AIME24": [20, 12, 11, 3], "MATH500": [450, 420, 419, 300, 298]}
-    sizes = {"AIME24": 30, "MATH500": 500}
+def _newcombe(top: int, low: int, n: int, level: float) -> tuple[float, float]:
+    """Newcombe (1998) method 10 from scipy's Wilson bounds at `level`."""
+    ua = binomtest(top, n).proportion_ci(level, method="wilson")
+    ub = binomtest(low, n).proportion_ci(level, method="wilson")
+    pa, pb = top / n, low / n
+    lo = (pa - pb) - ((pa - ua.low) ** 2 + (ub.high - pb) ** 2) ** 0.5
+    hi = (pa - pb) + ((ua.high - pa) ** 2 + (pb - ub.low) ** 2) ** 0.5
+    return lo, hi
+
+
+def test_gaps_and_tiers_are_judged_by_newcombe_at_the_bonferroni_level():
+    """Against scipy: each model is judged against the one above it and against the first
+    model of its tier, both by Newcombe's interval at the level Bonferroni gives for every
+    judgement made; a new tier starts where the second one excludes 0, so a run of
+    inseparable neighbours cannot chain far-apart models into one tier (a review found 90%
+    and 24% in one)."""
+    counts = {
+        "AIME24": [20, 12, 11, 3],
+        "MATH500": [450, 420, 419, 300, 298],
+        "GSM8K": [1187 - 25 * i for i in range(30)],  # 90% down to 35%, 1.9 points apart
+    }
+    sizes = {"AIME24": 30, "MATH500": 500, "GSM8K": 1319}
     models = pl.DataFrame(
         [
             {"model": f"m{i}", "benchmark": b, "accuracy": c / sizes[b], "size_b": None}
@@ -108,25 +125,25 @@ def test_gaps_are_judged_by_newcombe_at_the_bonferroni_level():
         schema_overrides={"size_b": pl.Float64},
     )
     table, notes = leaderboard(models)
-    gaps = sum(len(cs) - 1 for cs in counts.values())
-    assert f"Bonferroni over {gaps} gaps" in notes[1]
-    level = 1 - 0.05 / gaps
+    judged = sum(2 * (len(cs) - 1) for cs in counts.values())
+    assert f"Bonferroni over {judged} comparisons" in notes[1]
+    level = 1 - 0.05 / judged
+    assert table["benchmark"].unique(maintain_order=True).to_list() == list(counts)
     for b, cs in counts.items():
         n = sizes[b]
         rows = table.filter(pl.col("benchmark") == b).sort("rank")
         assert rows["model"].to_list() == [f"m{i}" for i in range(len(cs))]
-        tiers = [1]
-        for above, below, row in zip(cs[:-1], cs[1:], rows[1:].iter_rows(named=True), strict=True):
-            ua = binomtest(above, n).proportion_ci(level, method="wilson")
-            ub = binomtest(below, n).proportion_ci(level, method="wilson")
-            pa, pb = above / n, below / n
-            lo = (pa - pb) - ((pa - ua.low) ** 2 + (ub.high - pb) ** 2) ** 0.5
-            hi = (pa - pb) + ((ua.high - pa) ** 2 + (pb - ub.low) ** 2) ** 0.5
+        tiers, first = [1], cs[0]
+        for i, row in enumerate(rows[1:].iter_rows(named=True), start=1):
+            lo, hi = _newcombe(cs[i - 1], cs[i], n, level)
             assert (row["gap_lo"], row["gap_hi"]) == pytest.approx((lo, hi), abs=1e-9)
             assert row["separable"] == (lo > 0)  # the verdict is the interval's
-            tiers.append(tiers[-1] + (lo > 0))
+            new_tier = _newcombe(first, cs[i], n, level)[0] > 0
+            tiers.append(tiers[-1] + new_tier)
+            first = cs[i] if new_tier else first
         assert rows["tier"].to_list() == tiers
-    assert table.filter(pl.col("separable")).height >= 1  # the counts make some gaps
+    gsm = table.filter(pl.col("benchmark") == "GSM8K")
+    assert not gsm["separable"].any() and gsm["tier"].max() > 3  # no gap, yet several tiers
 
 
 def test_plot_draws_a_leaderboard_and_writes_its_table(board, tmp_path):

@@ -28,10 +28,12 @@ from helpers.runs.readers._common import csv_header, csv_lines, numeric, text_on
 from helpers.runs.readers.long_tables import BENCHMARK_NAMES, VALUE_NAMES, _named, percents
 
 MODEL_NAMES = ("model", "model_name", "name")
+NOT_EVALUATED = ("-", "–", "—", "n/a", "N/A", "NA", "na", "")
 # a size in a model's name: not inside a word or a version ("Qwen2.5" is no size, "A3B" in
 # "Qwen3-30B-A3B" is the active part); experts x size is a mixture of experts
 SIZE_IN_NAME = re.compile(
-    r"(?<![A-Za-z0-9.])(?:(?P<experts>\d+)x)?(?P<size>\d+(?:\.\d+)?)\s*(?P<unit>[BbMm])(?![A-Za-z0-9])"
+    r"(?<![A-Za-z0-9._])(?:(?P<experts>\d+)[xX])?(?P<size>\d+(?:[._]\d+)?)\s*(?P<unit>[BbMm])"
+    r"(?![A-Za-z0-9])"
 )
 
 
@@ -50,7 +52,7 @@ def size_from_name(name: str) -> tuple[float | None, str | None]:
     m = SIZE_IN_NAME.search(name)
     if m is None:
         return None, None
-    size = float(m["size"]) / (1000 if m["unit"] in "Mm" else 1)
+    size = float(m["size"].replace("_", ".")) / (1000 if m["unit"] in "Mm" else 1)  # 1_8B: 1.8B
     if m["experts"]:
         total = int(m["experts"]) * size
         return total, f"{m.group(0).strip()} read as {total:g}B total parameters"
@@ -115,10 +117,16 @@ def read_models(
     text_only(path)
     frame = pl.read_csv(path, infer_schema=False)
     frame = frame.with_columns(__line=pl.Series(csv_lines(path, frame.height), dtype=pl.Int64))
-    if size:
-        frame = numeric(path, frame, [size])
     keys = [c for c in (model, family, size) if c]
     notes = [f"model: {model}" + (f"; size: {size}" if size else "")]
+    cells = [c for c in header if c not in keys]
+    blank = pl.col(cells).str.strip_chars().is_in(list(NOT_EVALUATED))
+    marked = frame.select(blank.sum()).row(0) if cells else ()
+    if any(marked):  # a leaderboard's "-": not evaluated, not a word in a column of scores
+        frame = frame.with_columns(pl.when(blank).then(None).otherwise(pl.col(cells)).name.keep())
+        notes.append(f"{sum(marked)} cells marked not evaluated (-, n/a) read as missing")
+    if size:
+        frame = numeric(path, frame, [size])
     if bench:  # one row per (model, benchmark)
         rest = [c for c in header if c not in {*keys, bench}]
         value = mapping.get("accuracy") or next(iter(_named(rest, VALUE_NAMES)), None)
@@ -147,6 +155,15 @@ def read_models(
             rows = rows.filter(pl.col("benchmark").is_in(list(benchmarks)))
         notes.append(f"benchmarks as rows: {bench} names the benchmark, {value} its score")
     else:  # one row per model, a column per benchmark
+        dup = frame.filter(pl.col(model).is_duplicated())
+        if dup.height:
+            raise DataError(
+                path,
+                f"each model once (also on line {dup['__line'][0]})",
+                line=int(dup["__line"][1]),
+                column=model,
+                got=dup[model][1],
+            )
         scores, others = _benchmark_columns(path, frame, header, keys, benchmarks)
         if others:
             notes.append(f"left out (numbers, not scores from 0 to 1): {', '.join(others[:4])}")
