@@ -66,10 +66,17 @@ def leaderboard(
             got=f"{dup['model'][0]} on {dup['benchmark'][0]} twice",
         )
     names = models["benchmark"].unique(maintain_order=True).to_list()  # the table's order
-    ranked = models.with_columns(
-        rank=pl.col("accuracy").rank("ordinal", descending=True).over("benchmark").cast(pl.Int64),
-        _order=pl.col("benchmark").replace_strict(names, list(range(len(names)))),
-    ).sort("_order", "rank", maintain_order=True).drop("_order")
+    ranked = (
+        models.with_columns(
+            rank=pl.col("accuracy")
+            .rank("ordinal", descending=True)
+            .over("benchmark")
+            .cast(pl.Int64),
+            _order=pl.col("benchmark").replace_strict(names, list(range(len(names)))),
+        )
+        .sort("_order", "rank", maintain_order=True)
+        .drop("_order")
+    )
     notes: list[str] = []
     long = ranked.filter(pl.col("rank") > MAX_GROUPS)
     if long.height:
