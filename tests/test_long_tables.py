@@ -161,3 +161,25 @@ def test_a_mapped_long_table_gets_no_mean(tmp_path, capsys):
     args = ["plot", str(path), "--map", "benchmark=part", "--map", "accuracy=value", "-o", str(out)]
     assert main(args) == 0
     assert sorted(pl.read_csv(out)["benchmark"].unique()) == ["answer", "format"]
+
+
+def test_seeds_in_a_table_of_runs_are_seeds_of_their_method(tmp_path):
+    """A method and a seed column: `compare TABLE` takes each method's runs as its seeds (the
+    interval across seeds beside the others), not seeds compared as methods."""
+    rows = [
+        {"method": m, "seed": s, "step": 100, "task": "MATH500", "acc": base + s / 100}
+        for m, base in (("baseline", 0.5), ("grpo", 0.6))
+        for s in (1, 2, 3)
+    ]
+    path = tmp_path / "seeds.csv"
+    pl.DataFrame(rows).write_csv(path)
+    assert [r.run for r in readers.load_runs(path)][:2] == [
+        "baseline (seed=1)",
+        "baseline (seed=2)",
+    ]
+    out = tmp_path / "d.csv"
+    assert main(["compare", str(path), "--baseline", "baseline", "-o", str(out)]) == 0
+    row = pl.read_csv(out).row(0, named=True)
+    assert (row["comparison"], row["seeds_a"], row["seeds_b"]) == ("grpo vs baseline", 3, 3)
+    assert row["difference"] == pytest.approx(0.1)
+    assert row["seed_lo"] < 0.1 < row["seed_hi"]

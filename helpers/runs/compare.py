@@ -13,6 +13,7 @@ overstatement for the number of checkpoints and problems is reported with it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -104,8 +105,10 @@ class Comparison:
 
 def _each_run(name: str, path: Path | str, options: dict, notes: list[str]) -> list[tuple]:
     """A tracker's store of several runs (a W&B folder, a TensorBoard log dir, an MLflow
-    store, a trackio project) given as a bare PATH is each of its runs: PATH#RUN named RUN.
-    NAME=PATH names one run, so there a store of several is an error naming its runs."""
+    store, a trackio project, a table of runs) given as a bare PATH is each of its runs:
+    PATH#RUN named RUN, and the runs of a table named `METHOD (seed=S)` are the seeds of
+    METHOD. NAME=PATH names one run, so there a store of several is an error naming its
+    runs."""
     if not isinstance(path, Path):
         return [(name, path)]
     held = readers.store_runs(path, **options)
@@ -121,7 +124,11 @@ def _each_run(name: str, path: Path | str, options: dict, notes: list[str]) -> l
             f"{' ...' if len(runs) > 4 else ''}): give {name}=PATH#RUN for one, or PATH alone "
             "to compare them all",
         )
-    return [(run, Path(f"{path}#{run}")) for run in runs]
+    seeded = [re.fullmatch(r"(.+) \(seed=[^,()]*\)", run) for run in runs]
+    return [
+        (m.group(1) if m else run, Path(f"{path}#{run}"))
+        for run, m in zip(runs, seeded, strict=True)
+    ]
 
 
 def _entries(
