@@ -160,3 +160,21 @@ def test_plot_draws_a_leaderboard_and_writes_its_table(board, tmp_path):
     png = tmp_path / "board.png"
     assert main(["plot", str(board), "-o", str(png)]) == 0
     assert png.stat().st_size > 10_000
+
+
+def test_a_model_named_twice_is_an_error_naming_both_lines(tmp_path, capsys):
+    """Found in review: with every size known, a duplicated model was drawn twice."""
+    wide = tmp_path / "wide.csv"
+    pl.DataFrame({"model": ["a-7B", "b-1B", "a-7B"], "GSM8K": [0.5, 0.4, 0.6]}).write_csv(wide)
+    assert main(["plot", str(wide), "-o", str(tmp_path / "x.png")]) == 2
+    assert "line 4, column 'model': expected each model once (also on line 2)" in (
+        capsys.readouterr().err
+    )
+    long = tmp_path / "long.csv"
+    pl.DataFrame(
+        {"task": ["AIME24", "AIME24"], "model": ["a", "a"], "score": ["10%", "20%"]}
+    ).write_csv(long)
+    assert main(["plot", str(long), "-o", str(tmp_path / "x.png")]) == 2
+    err = capsys.readouterr().err
+    assert "line 3, column 'model': expected each model once per task (also on line 2)" in err
+    assert "got 'a on AIME24'" in err

@@ -69,20 +69,40 @@ def _is_percent_name(column: str) -> bool:
     return "%" in column or "percent" in column.lower()
 
 
+def _refuse(path: Path, frame: pl.DataFrame, bad: pl.Series, column: str, expected: str) -> None:
+    """A DataError naming the line and column of the first row `bad` marks, if any."""
+    if bad.any():
+        row = int(bad.arg_true()[0])
+        raise DataError(
+            path, expected, line=int(frame["__line"][row]), column=column, got=frame[column][row]
+        )
+
+
+def _once(path: Path, frame: pl.DataFrame, key: list[str], expected: str) -> None:
+    """A DataError naming the second line of the first key given twice, and the first."""
+    dup = frame.filter(pl.struct(key).is_duplicated())
+    if dup.height:
+        raise DataError(
+            path,
+            f"{expected} (also on line {dup['__line'][0]})",
+            line=int(dup["__line"][1]),
+            column=key[0],
+            got=" on ".join(str(dup[c][1]) for c in key),
+        )
+
+
 def _check_fractions(path: Path, frame: pl.DataFrame, columns: Sequence[str]) -> None:
     """Scores are fractions from 0 to 1 once read: a bare 57 is an error naming its line and
     column, not a chart drawn at 5,700% or an empty one."""
     for c in columns:
         bad = frame[c].is_not_null() & ~frame[c].is_between(0, 1).fill_null(False)
-        if bad.any():
-            row = int(bad.arg_true()[0])
-            raise DataError(
-                path,
-                "scores as fractions from 0 to 1 (a percentage: write 63.3% or divide by 100)",
-                line=int(frame["__line"][row]),
-                column=c,
-                got=frame[c][row],
-            )
+        _refuse(
+            path,
+            frame,
+            bad,
+            c,
+            "scores as fractions from 0 to 1 (a percentage: write 63.3% or divide by 100)",
+        )
     if not columns:
         raise DataError(path, "a benchmark column of scores from 0 to 1", line=1)
 
@@ -139,15 +159,7 @@ def read_models(
                 line=1,
                 got=rest[:8],
             )
-        dup = frame.filter(pl.struct(model, bench).is_duplicated())
-        if dup.height:
-            raise DataError(
-                path,
-                f"each {model} once per {bench} (also on line {dup['__line'][0]})",
-                line=int(dup["__line"][1]),
-                column=model,
-                got=f"{dup[model][1]} on {dup[bench][1]}",
-            )
+        _once(path, frame, [model, bench], f"each {model} once per {bench}")
         frame = _as_fractions(path, frame, [value])
         _check_fractions(path, frame, [value])
         rows = frame.select(*keys, benchmark=pl.col(bench), accuracy=pl.col(value))
@@ -155,15 +167,7 @@ def read_models(
             rows = rows.filter(pl.col("benchmark").is_in(list(benchmarks)))
         notes.append(f"benchmarks as rows: {bench} names the benchmark, {value} its score")
     else:  # one row per model, a column per benchmark
-        dup = frame.filter(pl.col(model).is_duplicated())
-        if dup.height:
-            raise DataError(
-                path,
-                f"each model once (also on line {dup['__line'][0]})",
-                line=int(dup["__line"][1]),
-                column=model,
-                got=dup[model][1],
-            )
+        _once(path, frame, [model], "each model once")
         scores, others = _benchmark_columns(path, frame, header, keys, benchmarks)
         if others:
             notes.append(f"left out (numbers, not scores from 0 to 1): {', '.join(others[:4])}")
@@ -209,13 +213,12 @@ def _benchmark_columns(
             scores.append(c)
             continue
         if marked.any():  # 63.3% beside 0.5: which scale the others are on cannot be told
-            row = int((text.is_not_null() & ~marked).arg_true()[0])
-            raise DataError(
+            _refuse(
                 path,
+                frame,
+                text.is_not_null() & ~marked,
+                c,
                 "every score of the column written as a percentage (63.3%), as its others are",
-                line=int(frame["__line"][row]),
-                column=c,
-                got=frame[c][row],
             )
         values = text.cast(pl.Float64, strict=False)
         if not written or values.is_not_null().sum() < written:
