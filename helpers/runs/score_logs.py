@@ -28,6 +28,18 @@ def join_nearest_earlier(
     )
 
 
+def with_lengths(scores: pl.DataFrame, tokens: pl.DataFrame) -> pl.DataFrame:
+    """Scores with the response length logged at the nearest earlier step: per benchmark where
+    the log has the scores' benchmarks, else its length over every benchmark."""
+    own = tokens.filter(pl.col("benchmark").is_in(scores["benchmark"].unique().to_list()))
+    if own.height:
+        return join_nearest_earlier(scores, own, value="tokens", by="benchmark")
+    overall = tokens.filter(pl.col("benchmark").is_null())
+    if overall.height:
+        return join_nearest_earlier(scores, overall.select("step", "tokens"), value="tokens")
+    return scores
+
+
 def score_curves(
     runs: Sequence[Loaded], benchmarks: Sequence[str] | None = None
 ) -> tuple[pl.DataFrame, list[str], pl.DataFrame]:
@@ -75,16 +87,7 @@ def score_curves(
         r.tokens for r in ([main] + [r for r in runs if r is not main]) if r.tokens is not None
     ]
     if lengths:
-        tokens = lengths[0]
-        own = tokens.filter(pl.col("benchmark").is_in(scores["benchmark"].unique().to_list()))
-        if own.height:
-            scores = join_nearest_earlier(scores, own, value="tokens", by="benchmark")
-        else:
-            overall = tokens.filter(pl.col("benchmark").is_null())
-            if overall.height:
-                scores = join_nearest_earlier(
-                    scores, overall.select("step", "tokens"), value="tokens"
-                )
+        scores = with_lengths(scores, lengths[0])
     scores = with_wilson(scores, "score")
     if main.kind == "validation" and not main.mapped:  # mapped: reward parts, perhaps
         average = mean_of_benchmarks(scores, order)
@@ -128,13 +131,8 @@ def training_panels(run: Loaded, benchmarks: Sequence[str] | None = None) -> pl.
                 column=unknown[0] + TRAINING,
             )
         scores = scores.filter(pl.col("benchmark").is_in(wanted))
-    tokens = run.tokens
-    if tokens is not None:
-        own = tokens.filter(pl.col("benchmark").is_in(scores["benchmark"].unique().to_list()))
-        if own.height:
-            scores = join_nearest_earlier(scores, own, value="tokens", by="benchmark")
-        elif (overall := tokens.filter(pl.col("benchmark").is_null())).height:
-            scores = join_nearest_earlier(scores, overall.select("step", "tokens"), value="tokens")
+    if run.tokens is not None:
+        scores = with_lengths(scores, run.tokens)
     order = run.order or scores["benchmark"].unique(maintain_order=True).to_list()
     rank = {b: i for i, b in enumerate(order)}
     return (
