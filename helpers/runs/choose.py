@@ -31,7 +31,7 @@ def _samples(runs: list, benchmarks) -> pl.LazyFrame:
 
 def _band_note(table: pl.DataFrame) -> str:
     """What the bands of a score log are, and where there is none (the benchmarks' mean has
-    its own note: `_mean_note`)."""
+    its own note: `score_logs.mean_note`)."""
     if "averages" in table.columns:
         table = table.filter(pl.col("averages").is_null())
     table = table.filter(~pl.col("benchmark").str.ends_with(score_logs.TRAINING))  # said apart
@@ -93,19 +93,6 @@ def _voted_note(overall: pl.DataFrame) -> list[str]:
         "over all problems: "
         + ", ".join(said)
         + "; maj@k: the most frequent answer" * any(s.startswith("maj@") for s in said)
-    ]
-
-
-def _mean_note(table: pl.DataFrame, mark: str) -> list[str]:
-    """How the average a paper reports (`score_logs.mean_of_benchmarks`) was made, where the
-    table holds one."""
-    if "averages" not in table.columns or table["averages"].is_null().all():
-        return []
-    mean = table.drop_nulls("averages")
-    how = f"; {mark}: normal, from each benchmark's binomial variance (Agresti-Coull)"
-    return [
-        f"{mean['benchmark'][0]}: their unweighted mean, at steps where all were logged"
-        + (how if mean["lo"].is_not_null().any() else "")
     ]
 
 
@@ -237,7 +224,7 @@ def fitting(
                 title or f"Accuracy by benchmark ({named}{at})",
                 notes=[
                     _band_note(table).replace("bands:", "lines:").replace("no band", "no line"),
-                    *_mean_note(table, "line"),
+                    *score_logs.mean_note(table, "line"),
                 ],
             )
             return chart, table
@@ -251,7 +238,7 @@ def fitting(
         subtitle = [band] + (
             ["response length matched to the nearest earlier step"] if has_tokens else []
         )
-        subtitle += _mean_note(table, "band")
+        subtitle += score_logs.mean_note(table, "band")
         if not training and table["benchmark"].str.ends_with(score_logs.TRAINING).any():
             subtitle.append(
                 "panels '(training)': training scores, on training batches (no band: the log "

@@ -94,11 +94,7 @@ def overlay(
         if known
         else "no band: no benchmark's size is known (--problems NAME=N)"
     ]
-    if means:
-        lines.append(
-            f"{means[0]}: their unweighted mean, at steps where all were logged; band: normal, "
-            "from each benchmark's binomial variance (Agresti-Coull)"
-        )
+    lines += score_logs.mean_note(table, "band")
     count = len(drawn.order)
     heading = title or f"{files[0].stem}: accuracy of {count} run{'s' * (count != 1)} by step"
     subtitle = drawable.subtitle(lines, notes)

@@ -186,3 +186,16 @@ def mean_of_benchmarks(scores: pl.DataFrame, order: Sequence[str]) -> pl.DataFra
         )
         .sort("step")
     )
+
+
+def mean_note(table: pl.DataFrame, mark: str) -> list[str]:
+    """How the benchmarks' mean (`mean_of_benchmarks`) was made, for a subtitle, where the
+    table holds one; `mark` names its interval ("band", "line")."""
+    if "averages" not in table.columns or table["averages"].is_null().all():
+        return []
+    mean = table.drop_nulls("averages")
+    how = f"; {mark}: normal, from each benchmark's binomial variance (Agresti-Coull)"
+    return [
+        f"{mean['benchmark'][0]}: their unweighted mean, at steps where all were logged"
+        + (how if mean["lo"].is_not_null().any() else "")
+    ]
