@@ -25,27 +25,26 @@ CLEAR = 2.0  # px a label keeps clear of a line, beyond the line's own half-widt
 NEARER = 4.0  # px: a label is this much nearer its own point than any other, or it is ambiguous
 HALO = {"stroke": "white", "strokeWidth": 3, "strokeJoin": "round"}
 
-# (dx, dy, align) offsets in pixels, tried in this order of preference: beside the point,
-# then above or below it, then a little further out.
-_CANDIDATES = [
-    (7, 0, "left"),
-    (-7, 0, "right"),
-    (6, -10, "left"),
-    (6, 10, "left"),
-    (-6, -10, "right"),
-    (-6, 10, "right"),
-    (0, -13, "center"),
-    (0, 13, "center"),
-    (14, -18, "left"),
-    (14, 18, "left"),
-    (-14, -18, "right"),
-    (-14, 18, "right"),
-    (0, -24, "center"),
-    (0, 24, "center"),
-    (7, -22, "left"),
-    (7, 22, "left"),
-    (-7, -22, "right"),
-    (-7, 22, "right"),
+# Where a label may go, in order of preference: beside the point, then above or below it,
+# then a little further out. Each ring is a horizontal offset and the vertical ones tried
+# with it, right of the point (text left-aligned) before left of it; at 0, centred above or
+# below.
+_RINGS = [
+    (7, (0,)),
+    (6, (-10, 10)),
+    (0, (-13, 13)),
+    (14, (-18, 18)),
+    (0, (-24, 24)),
+    (7, (-22, 22)),
+]
+_CANDIDATES = [  # (dx, dy, align) in pixels
+    spot
+    for dx, dys in _RINGS
+    for spot in (
+        [(0, dy, "center") for dy in dys]
+        if dx == 0
+        else [(dx, dy, "left") for dy in dys] + [(-dx, dy, "right") for dy in dys]
+    )
 ]
 
 # What a candidate spot costs: sitting on a point, a bar or another label is worse than
