@@ -25,7 +25,13 @@ import polars as pl
 
 from helpers.errors import DataError
 from helpers.runs.readers._common import csv_header, csv_lines, numeric, text_only
-from helpers.runs.readers.long_tables import BENCHMARK_NAMES, VALUE_NAMES, _named, percents
+from helpers.runs.readers.long_tables import (
+    BENCHMARK_NAMES,
+    VALUE_NAMES,
+    _named,
+    mapped_column,
+    percents,
+)
 
 MODEL_NAMES = ("model", "model_name", "name")
 NOT_EVALUATED = ("-", "–", "—", "n/a", "N/A", "NA", "na", "")
@@ -126,10 +132,7 @@ def read_models(
     mapping = dict(mapping or {})
     header = csv_header(path)
     for role in ("model", "size", "benchmark", "accuracy"):
-        if role in mapping and mapping[role] not in header:
-            raise DataError(
-                path, f"a column {mapping[role]!r} (--map {role}=...)", line=1, got=header[:8]
-            )
+        mapped_column(path, header, mapping, role)
     model = model_column(header, mapping) or header[0]
     size = _column(header, mapping.get("size"), lambda c: "size" in c)
     family = _column(header, None, lambda c: "family" in c)

@@ -49,7 +49,10 @@ def _named(columns: list[str], names: tuple[str, ...]) -> list[str]:
     return [by_name[n] for n in names if n in by_name]
 
 
-def _given(path: Path, columns: list[str], mapping: Mapping[str, str], role: str) -> str | None:
+def mapped_column(
+    path: Path, columns: list[str], mapping: Mapping[str, str], role: str
+) -> str | None:
+    """The column `--map ROLE=COLUMN` names, which must be one of `columns`; None if not given."""
     column = mapping.get(role)
     if column is not None and column not in columns:
         raise DataError(
@@ -78,7 +81,7 @@ def run_columns(path: Path, rows: pl.DataFrame, mapping: Mapping[str, str]) -> l
     from helpers.runs.readers.metric_columns import step_column
 
     columns = [c for c in rows.columns if c != "__line"]
-    given = _given(path, columns, mapping, "run")
+    given = mapped_column(path, columns, mapping, "run")
     if given:
         return [given]
     step = mapping.get("step") or step_column(columns)
@@ -150,7 +153,7 @@ def widen(
     benchmark, `accuracy/<benchmark>`, with the mapping that reads them; any other table is
     returned as it is. Also the notes saying what was read how, for `inspect`."""
     columns = [c for c in rows.columns if c != "__line"]
-    bench = _given(path, columns, mapping, "benchmark")
+    bench = mapped_column(path, columns, mapping, "benchmark")
     if bench is None:
         found = _named(columns, BENCHMARK_NAMES)
         if (
@@ -242,7 +245,7 @@ def table_kind(path: Path, header: list[str], mapping: Mapping[str, str]) -> str
     benchmark column, and a step on several rows); else None (the conventions decide)."""
     from helpers.runs.readers.metric_columns import step_column
 
-    given = [_given(path, header, mapping, role) for role in ("run", "benchmark")]
+    given = [mapped_column(path, header, mapping, role) for role in ("run", "benchmark")]
     step = mapping.get("step") or step_column(header)
     if step is None or step not in header:
         return None
