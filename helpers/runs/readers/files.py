@@ -202,11 +202,11 @@ def read_folder(path: Path, options: dict) -> Loaded:
         raise DataError(bad, "one checkpoint's evaluation file in a folder of them", got=kinds[bad])
     # where per-sample files are there, the harness's summaries beside them are checked
     # against them, not read as scores
-    summaries = [f for f, k in kinds.items() if k in RESULTS]
+    summaries = {f: k for f, k in kinds.items() if k in RESULTS}
     if summaries and any(k in PER_SAMPLE for k in kinds.values()):
         kinds = {f: k for f, k in kinds.items() if k not in RESULTS}
     else:
-        summaries = []
+        summaries = {}
 
     def read(f: Path, k: str) -> Loaded:
         return read_file(f, k, [f.name, *reversed(f.relative_to(path).parent.parts)], options)
@@ -217,7 +217,7 @@ def read_folder(path: Path, options: dict) -> Loaded:
     run = combine(path, loaded)
     run.notes += links
     if summaries:
-        run.notes += checked(run.samples, [read(f, detect(f)) for f in summaries])
+        run.notes += checked(run.samples, [read(f, k) for f, k in summaries.items()])
     return run
 
 
