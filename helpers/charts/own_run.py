@@ -154,54 +154,61 @@ def run_grid(
     marker = alt.OverlayMarkDef(filled=True, size=24, color=blue) if points else False
     length_marker = alt.OverlayMarkDef(filled=True, size=24, color=orange)
     tips = curve_tips(x_title)
+    # each encoding built once in its two forms (titled on the first column or lowest row, or
+    # not): altair's method syntax costs a millisecond a call, and 13 panels made hundreds
+    x_by = {shown: x.title(x_title if shown else None) for shown in (True, False)}
+    y_by = {
+        shown: alt.Y("value:Q")
+        .title(y_title if shown else None)
+        .scale(zero=False)
+        .axis(format=acc_format, labelFlush=True)
+        for shown in (True, False)
+    }
+    band_by = {shown: alt.Y("lo:Q").title(y_title if shown else None) for shown in (True, False)}
+    tokens_by = {
+        shown: alt.Y("tokens:Q")
+        .title("Mean tokens" if shown else None)
+        .scale(zero=False)
+        .axis(format="~s", tickCount=3, labelFlush=True)
+        for shown in (True, False)
+    }
+    accuracy_tips = [*tips, *with_interval("value", ".3f", y_title)]
+    length_tips = [*tips, tip("tokens:Q", "Mean response length (tokens)", ",.0f")]
     units = []
     for i, name in enumerate(names):
         rows = data.filter(pl.col("panel") == i)
         first, lowest = i % columns == 0, i + columns >= len(names)
         shows_length = has_length and rows["tokens"].is_not_null().any()
-        x_acc = x.title(x_title if lowest and not shows_length else None)
-        base = alt.Chart().transform_filter(alt.datum.panel == i).encode(x=x_acc)
-        y = (
-            alt.Y("value:Q")
-            .title(y_title if first else None)
-            .scale(zero=False)
-            .axis(format=acc_format, labelFlush=True)
-        )
+        panel = alt.datum.panel == i
+        base = alt.Chart().transform_filter(panel).encode(x=x_by[lowest and not shows_length])
         layers = []
         if rows["lo"].is_not_null().any():
             layers.append(
                 base.transform_filter(alt.expr.isValid(alt.datum.lo))
                 .mark_area(opacity=0.22, color=blue)
-                .encode(y=alt.Y("lo:Q").title(y.to_dict().get("title")), y2="hi:Q")
+                .encode(y=band_by[first], y2=alt.Y2("hi:Q"))
                 .properties(name=f"band {i}")
             )
         layers.append(
             base.transform_filter(alt.expr.isValid(alt.datum.value))
             .mark_line(point=marker, strokeWidth=1.6, color=blue)
-            .encode(y=y, tooltip=[*tips, *with_interval("value", ".3f", y_title)])
+            .encode(y=y_by[first], tooltip=accuracy_tips)
             .properties(name=f"accuracy {i}")
         )
-        accuracy = alt.layer(*layers).properties(title=name, width=width, height=110)
+        accuracy = alt.layer(*layers, title=name, width=width, height=110)
         if not shows_length:
             units.append(accuracy)
             continue
         length = (
             alt.Chart()
-            .transform_filter((alt.datum.panel == i) & alt.expr.isValid(alt.datum.tokens))
+            .transform_filter(panel & alt.expr.isValid(alt.datum.tokens))
             .mark_line(point=marker and length_marker, strokeWidth=1.6, color=orange)
-            .encode(
-                x=x.title(x_title if lowest else None),
-                y=alt.Y("tokens:Q")
-                .title("Mean tokens" if first else None)
-                .scale(zero=False)
-                .axis(format="~s", tickCount=3, labelFlush=True),
-                tooltip=[*tips, tip("tokens:Q", "Mean response length (tokens)", ",.0f")],
-            )
+            .encode(x=x_by[lowest], y=tokens_by[first], tooltip=length_tips)
             .properties(name=f"length {i}", width=width, height=65)
         )
         units.append(alt.vconcat(accuracy, length, spacing=6))
-    grid = alt.concat(*units, columns=columns, data=data, spacing=PANEL_SPACING)
-    return grid.properties(title=alt.Title(title, subtitle=subtitle))
+    heading = alt.Title(title, subtitle=subtitle)
+    return alt.concat(*units, columns=columns, data=data, spacing=PANEL_SPACING, title=heading)
 
 
 def _panel_rows(curves: pl.DataFrame, names: list[str]) -> pl.DataFrame:
