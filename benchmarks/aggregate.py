@@ -17,9 +17,11 @@ from a 16-token histogram. The synthetic logs have the shape of the issue's (150
 benchmarks, 4 samples per problem, benchmark stored as a categorical, one Parquet file).
 
 Time is wall-clock; peak memory is the largest resident size of the process and its children
-(the JVM for Spark), sampled every 20 ms from /proc. (The kernel's own peak for a child, from
-wait4, is no use here: Linux carries the parent's peak across fork and exec into it.) Medians
-over repeats are printed, with ratios against DuckDB.
+(the JVM for Spark), sampled every 20 ms from /proc, and at least the kernel's own high-water
+mark of the process (wait4), which no sampling interval misses. Linux carries a parent's size
+across fork and exec into that mark, so each command is started by a small launcher process
+(`LAUNCHER`), never by this one, which holds the synthetic data. Medians over repeats are
+printed, with ratios against DuckDB.
 
     python benchmarks/aggregate.py --rows 1000000 10000000 50000000 --repeats 3
 """
@@ -33,7 +35,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from pathlib import Path
 
 import numpy as np
@@ -190,8 +191,9 @@ def command(engine: str, path: Path, out: Path) -> list[str]:
 ENGINES = ("polars", "spark", "duckdb", "pandas", "floor")
 
 
-def _tree_rss_mb(root: int) -> float:
-    """Resident size of a process and all its descendants (MB), from /proc."""
+def _tree_rss_mb(root: int, *, own: bool = True) -> float:
+    """Resident size of a process and all its descendants (MB), from /proc; without the
+    process's own size where `own` is false (the launcher)."""
     children: dict[int, list[int]] = {}
     rss: dict[int, int] = {}
     for entry in os.listdir("/proc"):
@@ -207,7 +209,7 @@ def _tree_rss_mb(root: int) -> float:
     total, todo = 0, [root]
     while todo:
         pid = todo.pop()
-        total += rss.get(pid, 0)
+        total += rss.get(pid, 0) if (own or pid != root) else 0
         todo.extend(children.get(pid, []))
     return total / 2**20
 
@@ -218,12 +220,29 @@ def measure(engine: str, path: Path, out: Path) -> dict:
     return measure_command(command(engine, path, out), engine)
 
 
+# Starts the measured command and reports, on its last line of stderr, the command's seconds
+# from fork to exit and the kernel's high-water mark of its resident size (KiB): this process
+# is small, so the mark is the command's own, not carried over from the benchmark's process
+LAUNCHER = """
+import os, sys, time
+t0 = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execvp(sys.argv[1], sys.argv[1:])
+    finally:
+        os._exit(127)
+_, status, usage = os.wait4(pid, 0)
+print(f"\\n@measured {time.perf_counter() - t0} {usage.ru_maxrss}", file=sys.stderr)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def measure_command(cmd: list[str], name: str | None = None) -> dict:
     """One whole process: wall-clock seconds and peak memory (MB) of it and its children."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    t0 = time.perf_counter()
     proc = subprocess.Popen(
-        cmd,
+        [sys.executable, "-c", LAUNCHER, *cmd],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -234,23 +253,20 @@ def measure_command(cmd: list[str], name: str | None = None) -> dict:
 
     def sample() -> None:
         while not done.is_set():
-            peak[0] = max(peak[0], _tree_rss_mb(proc.pid))
+            peak[0] = max(peak[0], _tree_rss_mb(proc.pid, own=False))
             done.wait(0.02)
 
     watcher = threading.Thread(target=sample, daemon=True)
     watcher.start()
-    _, status, usage = os.wait4(proc.pid, 0)
-    seconds = time.perf_counter() - t0
+    err = proc.stderr.read().decode() if proc.stderr else ""
+    proc.wait()
     done.set()
     watcher.join()
-    # the kernel's own high-water mark (KiB) of the process and any child it waited for:
-    # a peak shorter than the sampling interval is not missed
-    peak[0] = max(peak[0], usage.ru_maxrss / 1024)
-    err = proc.stderr.read().decode() if proc.stderr else ""
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise RuntimeError(f"{name or cmd[:4]} failed ({proc.returncode}): {err.strip()[-400:]}")
-    return {"seconds": seconds, "peak_mb": peak[0]}
+    head, _, last = err.rstrip().rpartition("\n@measured ")
+    if proc.returncode != 0 or not last:
+        raise RuntimeError(f"{name or cmd[:4]} failed ({proc.returncode}): {head.strip()[-400:]}")
+    seconds, maxrss_kib = last.split()
+    return {"seconds": float(seconds), "peak_mb": max(peak[0], int(maxrss_kib) / 1024)}
 
 
 def read_result(engine: str, out: Path) -> pl.DataFrame:
