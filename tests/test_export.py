@@ -35,3 +35,37 @@ def test_html_export_carries_the_spec_in_a_data_block(tmp_path):
     block = re.search(r'<script type="application/json" id="vega-spec">(.*?)</script>', html, re.S)
     assert json.loads(block.group(1)) == spec
     assert html.count("</script>") == 3  # the bundle, the data block, the embedding call
+
+
+SPEC = {
+    "data": {"values": [{"step": s, "accuracy": s / 10, "name": "<b>é</b>"} for s in range(5)]},
+    "mark": "line",
+    "encoding": {"x": {"field": "step", "type": "quantitative"}, "y": {"field": "accuracy"}},
+    "title": "a chart",
+}
+
+
+@pytest.mark.parametrize("suffix", [".png", ".svg"])
+def test_the_render_process_draws_what_this_process_draws(tmp_path, suffix):
+    ours, theirs = tmp_path / f"here{suffix}", tmp_path / f"there{suffix}"
+    export.save(SPEC, ours, ppi=100.0)
+    with export.RenderProcess(suffix, 100.0) as drawing:
+        drawing.save(SPEC, theirs)
+    assert theirs.read_bytes() == ours.read_bytes()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temp left
+
+
+def test_a_spec_the_render_process_cannot_draw_is_an_error_and_no_file(tmp_path):
+    bad = {**SPEC, "mark": "no such mark"}
+    said = "drawing x.png failed: ValueError: Vega-Lite to PNG conversion failed"
+    with pytest.raises(RuntimeError, match=said), export.RenderProcess(".png") as drawing:
+        drawing.save(bad, tmp_path / "x.png")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_render_process_given_no_spec_ends(tmp_path):
+    drawing = export.RenderProcess(".svg")
+    process = drawing._proc
+    with pytest.raises(ZeroDivisionError), drawing:
+        raise ZeroDivisionError  # the caller failed while building the chart
+    assert process.poll() is not None

@@ -14,6 +14,8 @@ import base64
 import html
 import io
 import json
+import subprocess
+import sys
 import threading
 from functools import cache
 from pathlib import Path
@@ -24,6 +26,7 @@ import vl_convert as vlc
 from PIL import Image
 
 from helpers.io import FORMATS, PPI, write_bytes_atomic, write_text_atomic
+from helpers.render import render_process
 
 # JupyterLab 4 draws this MIME type natively, offline, trusted or not, with the Vega-Lite it
 # bundles (5.6.1 in JupyterLab 4.6). altair 6 labels its specs Vega-Lite 6, and vega-embed then
@@ -84,9 +87,9 @@ def warm_up() -> threading.Thread:
 
     The first chart a process draws pays about half a second to start them; vl-convert works
     outside Python's lock, so started when a notebook kernel imports `helpers` that half second
-    overlaps with the cells before the first chart. The command line does not: there it competed
-    with reading the logs (or, started later, with building the chart) for the two cores and
-    gained nothing.
+    overlaps with the cells before the first chart. But vl-convert holds Python's lock while it
+    starts, so within one process it only overlaps with cells that wait on something else; the
+    command line, which has no such wait, draws in a process of its own (`RenderProcess`).
     """
     thread = threading.Thread(target=_warm, name="vl-convert warm-up", daemon=True)
     thread.start()
@@ -126,13 +129,49 @@ def save(spec: dict, path: str | Path, appendix: str = "", *, ppi: float = PPI) 
     under an HTML chart). A PNG has `ppi` pixels per inch, and says so in its header, so it
     keeps the chart's size in a document whatever its resolution."""
     path = Path(path)
-    if path.suffix == ".png":
-        return write_bytes_atomic(path, vlc.vegalite_to_png(spec, scale=1.0, ppi=ppi))
-    if path.suffix == ".svg":
-        return write_text_atomic(path, vlc.vegalite_to_svg(spec))
+    if path.suffix in (".png", ".svg"):
+        return write_bytes_atomic(path, render_process.render(spec, path.suffix[1:], ppi))
     if path.suffix == ".html":
         return write_text_atomic(path, to_html(spec, appendix))
     raise ValueError(f"{path}: the output must end in one of {', '.join(FORMATS)}")
+
+
+class RenderProcess:
+    """A PNG or SVG drawn by `render_process` in a process of its own, started before the
+    spec is built, so that vl-convert's engine starts while this process builds the chart
+    (within one process it holds Python's lock as it starts). `save` hands the spec over and
+    writes the picture whole; `close` ends the process if no spec came."""
+
+    def __init__(self, suffix: str, ppi: float = PPI) -> None:
+        if suffix not in (".png", ".svg"):
+            raise ValueError(f"a render process draws .png or .svg, not {suffix!r}")
+        script = Path(render_process.__file__)
+        self._proc = subprocess.Popen(
+            [sys.executable, str(script), suffix[1:], repr(float(ppi))],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+
+    def save(self, spec: dict, path: str | Path) -> Path:
+        """The spec drawn into `path` (written whole, as `save` writes it)."""
+        picture, err = self._proc.communicate(json.dumps(spec).encode("utf-8"))
+        if self._proc.returncode != 0:
+            said = err.decode("utf-8", "replace").strip()
+            why = said or f"it ended with code {self._proc.returncode}"
+            raise RuntimeError(f"drawing {Path(path).name} failed: {why}")
+        return write_bytes_atomic(Path(path), picture)
+
+    def close(self) -> None:
+        if self._proc.poll() is None:
+            self._proc.kill()
+        self._proc.communicate()
+
+    def __enter__(self) -> RenderProcess:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 # ---- notebook outputs ----------------------------------------------------------------------------
