@@ -333,13 +333,16 @@ def _polars(samples: pl.LazyFrame, rows_per_pass: int, bin_tokens, percentiles, 
                 bin_tokens=bin_tokens,
                 percentiles=percentiles,
             )
-            summary = summary.to_native().collect()
+            # on the group-bys' results, in memory already: the in-memory engine plans and runs
+            # it in about two thirds of the streaming engine's time on a small log
+            summary = summary.to_native().collect(engine="in-memory")
             uneven = summary.filter(pl.col("k") > 1, pl.col("k") != pl.col("k_max"))
             if uneven.height:  # from the per-problem table in memory: no second pass
                 fixed = pass_at_k_of(
                     problems, nw.from_native(uneven.lazy()), keys, set(uneven["k"])
                 )
-                summary = summary.join(fixed.to_native().collect(), on=list(keys.group), how="left")
+                fixed = fixed.to_native().collect(engine="in-memory")
+                summary = summary.join(fixed, on=list(keys.group), how="left")
             parts.append(summary)
             if pack is not None:
                 names.append(done[2])
