@@ -484,3 +484,59 @@ def test_verl_scores_of_one_half_are_compared_as_rewards(tmp_path, capsys):
     assert row["difference"] == pytest.approx(0.25)
     assert row["accuracy_a"] == pytest.approx(np.mean(base))
     assert (row["won"], row["lost"], row["tied"]) == (6, 0, 6)
+
+
+def test_every_pair_of_steps_at_once_gives_each_pairs_own_numbers():
+    """`paired.paired_rows` (all pairs of steps in one join) against `paired.paired_row` (one
+    pair at a time) on a table with what the join could get wrong: a step one run lacks, a
+    pair whose runs share no problem, problems one run lacks, several answers per problem and
+    one, pairs of different steps, and a log without steps (null)."""
+    from helpers.runs import paired
+
+    rng = np.random.default_rng(5)
+    rows = []
+    for run, steps in (("a", [None, 0, 10, 20, 30]), ("b", [None, 0, 10, 30, 40])):
+        for step in steps:
+            ids = range(40) if (run, step) != ("b", 30) else range(100, 140)  # disjoint at 30
+            for p in ids:
+                if run == "b" and p % 7 == 0:  # problems one run lacks
+                    continue
+                n = 4 if step != 10 else 1
+                rows.append((run, 0, "math", step, str(p), n, int(rng.integers(0, n + 1))))
+    share = paired.shares(
+        pl.DataFrame(
+            rows,
+            schema=["run", "seed", "benchmark", "step", "problem_id", "n", "c"],
+            orient="row",
+        )
+    )
+    pairs = [(None, None), (0, 0), (10, 10), (20, 40), (30, 30), (20, 20), (0, 40)]
+    fast = paired.paired_rows(share, "a", "b", "math", pairs)
+    every = paired.by_step(share)
+    none = share.clear()
+    for i, (sa, sb) in enumerate(pairs):
+        a_rows, b_rows = every.get(("a", "math", sa), none), every.get(("b", "math", sb), none)
+        if b_rows.height == 0:  # a step one run lacks: compare never pairs it
+            assert fast[i] is None
+            continue
+        row, view = paired.paired_row(a_rows, b_rows)
+        if row["problems"] == 0:  # no problem shared: compared unpaired, and said
+            assert fast[i] is None
+            continue
+        assert fast[i][0] == row, (sa, sb)
+        if i == len(pairs) - 1:
+            assert fast[i][1].equals(view)
+    assert sum(f is None for f in fast) == 2  # (20, 20): b has no step 20; (30, 30): disjoint
+
+
+def test_every_pair_at_once_steps_aside_for_seeds_and_rewards():
+    from helpers.runs import paired
+
+    base = pl.DataFrame(
+        {"run": ["a", "b"], "seed": [0, 0], "benchmark": ["m", "m"], "step": [1, 1]}
+    ).with_columns(problem_id=pl.lit("p"), n=pl.lit(2), c=pl.lit(1))
+    seeded = pl.concat([base, base.with_columns(seed=pl.lit(1, pl.Int64))])
+    assert paired.paired_rows(paired.shares(seeded), "a", "b", "m", [(1, 1)]) is None
+    rewarded = base.with_columns(reward=pl.lit(0.7), partial=pl.lit(1))
+    assert paired.paired_rows(paired.shares(rewarded), "a", "b", "m", [(1, 1)]) is None
+    assert paired.paired_rows(paired.shares(base), "a", "b", "m", [(1, 1)]) is not None
