@@ -141,7 +141,10 @@ def test_labels_do_not_overlap_each_other(panel):
     df = pl.DataFrame(rows)
     xs = [xa.to_px(v) for v in df["token_length"]]
     ys = [ya.to_px(v) for v in df["accuracy"]]
-    spots = labels.place(xs, ys, df["model"].to_list(), charts.PANEL_W, charts.PANEL_H)
+    spots = [
+        (s.dx, s.dy, s.align)
+        for s in labels.layout(xs, ys, df["model"].to_list(), charts.PANEL_W, charts.PANEL_H)
+    ]
     placed = [
         (round(xa.to_px(r["label_x"]) - x), round(ya.to_px(r["label_y"]) - y), r["label_align"])
         for r, x, y in zip(rows, xs, ys, strict=True)

@@ -298,18 +298,6 @@ def layout(
     return out
 
 
-def place(
-    xs: Sequence[float],
-    ys: Sequence[float],
-    texts: Sequence[str],
-    width: float,
-    height: float,
-    marks: Drawn | None = None,
-) -> list[tuple[float, float, str]]:
-    """`layout`'s offsets and alignments, without the halos."""
-    return [(s.dx, s.dy, s.align) for s in layout(xs, ys, texts, width, height, marks)]
-
-
 def with_label_positions(
     df: pl.DataFrame,
     x: str,

@@ -75,7 +75,13 @@ def _load(path: str | Path, options: dict, every: bool) -> list[Loaded]:
     return found
 
 
-def _options(step_pattern, mapping, problems, benchmarks) -> dict:
+def _options(
+    *,
+    step_pattern: str | None = None,
+    mapping: Mapping[str, str] | None = None,
+    problems: Mapping[str, int] | None = None,
+    benchmarks=None,
+) -> dict:
     return {
         "step_pattern": step_pattern,
         "mapping": dict(mapping or {}),
@@ -84,19 +90,11 @@ def _options(step_pattern, mapping, problems, benchmarks) -> dict:
     }
 
 
-def load(
-    path: str | Path,
-    *,
-    step_pattern: str | None = None,
-    mapping: Mapping[str, str] | None = None,
-    problems: Mapping[str, int] | None = None,
-    benchmarks=None,
-) -> Loaded:
-    """Read one input (file or folder) into a `Loaded` run. `mapping` names columns no
-    convention knows (see `readers.metrics`); `problems` gives benchmark sizes. A tracker's
-    store of several runs is an error naming them: `PATH#RUN` reads one, `load_runs` all."""
-    options = _options(step_pattern, mapping, problems, benchmarks)
-    (loaded,) = _load(path, options, every=False)
+def load(path: str | Path, **options) -> Loaded:
+    """Read one input (file or folder) into a `Loaded` run, with the options of `load_runs`.
+    A tracker's store of several runs is an error naming them: `PATH#RUN` reads one,
+    `load_runs` all."""
+    (loaded,) = _load(path, _options(**options), every=False)
     return loaded
 
 
@@ -111,8 +109,13 @@ def load_runs(
     """Every run an input holds: one for a log or one run's files; for a tracker's store of
     several (a `wandb/` folder, a TensorBoard log dir with a folder per run, an MLflow store,
     a trackio project) one per run, named in `Loaded.run`. A run of several that cannot be
-    read (no metric recognised) is kept with `unread` saying why, unless none can be."""
-    options = _options(step_pattern, mapping, problems, benchmarks)
+    read (no metric recognised) is kept with `unread` saying why, unless none can be.
+    `mapping` names columns no convention knows (see `readers.metrics`), `problems` gives
+    benchmark sizes, `step_pattern` reads the step from file names, `benchmarks` keeps
+    only these."""
+    options = _options(
+        step_pattern=step_pattern, mapping=mapping, problems=problems, benchmarks=benchmarks
+    )
     return _load(path, options, every=True)
 
 
