@@ -1,7 +1,8 @@
 """The per-sample aggregation, written once and run by polars (on this machine) or by Apache
 Spark (on a cluster).
 
-`summarize` states the aggregation in narwhals expressions, which both engines execute: per
+`summarize` states the aggregation once, in the expressions polars and narwhals share: polars
+runs it on its own frames, and narwhals translates the same text for a Spark frame. Per
 problem, samples and correct ones; per step and benchmark, problems, samples, accuracy (the mean
 over problems of the share correct), the share of problems with any correct sample (unbiased
 pass@k where every problem has k samples), and a histogram of response lengths from which mean
@@ -19,15 +20,31 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import narwhals as nw
 import polars as pl
 
 from helpers import stats
 
+if TYPE_CHECKING:  # narwhals loads only for a Spark frame: polars' frames take polars' own
+    import narwhals as nw
+
+    Frame = pl.LazyFrame | nw.LazyFrame
+
 TOKEN_BIN = 16  # response-length percentiles are exact to this many tokens (histogram based)
 ROWS_PER_PASS = 4_000_000  # at most this many rows per pass: ~0.45 GB peak on 20M rows here
 ENGINES = ("polars", "spark")
+
+
+def _ns(frame):
+    """The expressions a frame takes: polars' own for a polars frame (nothing to translate,
+    and narwhals not even imported), narwhals' for a Spark frame wrapped in narwhals. The
+    query below is the same text for both."""
+    if isinstance(frame, (pl.LazyFrame, pl.DataFrame)):
+        return pl
+    import narwhals
+
+    return narwhals
 
 
 # ---- the aggregation, once ----------------------------------------------------------------------
@@ -47,142 +64,145 @@ class Keys:
 
 
 def summarize(
-    frame: nw.LazyFrame,
+    frame: Frame,
     keys: Keys = Keys(),
     *,
     bin_tokens: int = TOKEN_BIN,
     percentiles: Sequence[float] = (0.5, 0.9),
-) -> nw.LazyFrame:
+) -> Frame:
     """Per group (a step and benchmark) the summary described in the module text. `frame` has
     the columns the keys name, `correct`, `response_tokens` and `bin` (its length bin)."""
     problems, cells = counts(frame, keys)
     return summary_of(problems, cells, keys, bin_tokens=bin_tokens, percentiles=percentiles)
 
 
-def counts(frame: nw.LazyFrame, keys: Keys) -> tuple[nw.LazyFrame, nw.LazyFrame]:
+def counts(frame: Frame, keys: Keys) -> tuple[Frame, Frame]:
     """The two group-bys that read every row, and all the aggregation needs of them: per
     problem, samples (n), correct ones (c) and the span of sample ids; per histogram cell (a
     group and a length bin), samples and their summed length. The rest (`summary_of`) works on
     these tables, a fraction of the log's size."""
+    F = _ns(frame)
     problems = frame.group_by(list(keys.problem)).agg(
-        nw.len().alias("n"),
-        nw.col("correct").cast(nw.Int64).sum().alias("c"),
-        *id_span(),
+        F.len().alias("n"),
+        F.col("correct").cast(F.Int64).sum().alias("c"),
+        *id_span(F),
     )
     cells = frame.group_by(list(keys.cell)).agg(
-        nw.len().alias("count"), nw.col("response_tokens").sum().alias("token_sum")
+        F.len().alias("count"), F.col("response_tokens").sum().alias("token_sum")
     )
     return problems, cells
 
 
-def id_span() -> list[nw.Expr]:
+def id_span(F=pl) -> list:
     """Per problem, the span of its sample ids (`span`) and how far their sum is from that of
     ids filling the span once (`off`): ids that fill it exactly sum to n (lo + hi) / 2, so more
     rows than the span, or as many with another sum (an id given twice in place of a missing
-    one), is a sample counted twice, found without counting distinct ids."""
-    lo, hi = nw.col("sample_id").min(), nw.col("sample_id").max()
+    one), is a sample counted twice, found without counting distinct ids (`F`: polars or
+    narwhals, the frame's expressions)."""
+    lo, hi = F.col("sample_id").min(), F.col("sample_id").max()
     return [
         (hi - lo + 1).alias("span"),
-        (nw.col("sample_id").sum() * 2 - nw.len() * (lo + hi)).alias("off"),
+        (F.col("sample_id").sum() * 2 - F.len() * (lo + hi)).alias("off"),
     ]
 
 
 def summary_of(
-    problems: nw.LazyFrame,
-    cells: nw.LazyFrame,
+    problems: Frame,
+    cells: Frame,
     keys: Keys,
     *,
     bin_tokens: int = TOKEN_BIN,
     percentiles: Sequence[float] = (0.5, 0.9),
-) -> nw.LazyFrame:
+) -> Frame:
     """The summary from the tables `counts` makes: per group, problems, samples, k (the fewest
     samples of a problem) and k_max, accuracy, the share of problems with a correct sample,
     the problems whose rows outnumber or undercount their ids' span, mean tokens and the
     percentiles."""
+    F = _ns(problems)
     group = list(keys.group)
     summary = (
         _derive(problems, keys.from_problem)
         .with_columns(
-            (nw.col("c") / nw.col("n")).alias("share"),
-            (nw.col("c") > 0).cast(nw.Float64).alias("hit"),
+            (F.col("c") / F.col("n")).alias("share"),
+            (F.col("c") > 0).cast(F.Float64).alias("hit"),
         )
         .group_by(group)
         .agg(
-            nw.len().alias("problems"),
-            nw.col("n").sum().alias("samples"),
-            nw.col("n").min().alias("k"),
-            nw.col("n").max().alias("k_max"),
-            nw.col("share").mean().alias("accuracy"),
-            nw.col("hit").mean().alias("any_correct"),
+            F.len().alias("problems"),
+            F.col("n").sum().alias("samples"),
+            F.col("n").min().alias("k"),
+            F.col("n").max().alias("k_max"),
+            F.col("share").mean().alias("accuracy"),
+            F.col("hit").mean().alias("any_correct"),
             # more rows than the ids span: some id repeats; as many, but not the ids 0..n-1
             # (shifted): one repeats in place of a missing one; fewer: sparse ids, checked apart
-            (
-                (nw.col("n") > nw.col("span"))
-                | ((nw.col("n") == nw.col("span")) & (nw.col("off") != 0))
-            )
-            .cast(nw.Int64)
+            ((F.col("n") > F.col("span")) | ((F.col("n") == F.col("span")) & (F.col("off") != 0)))
+            .cast(F.Int64)
             .sum()
             .alias("repeated"),
-            (nw.col("n") < nw.col("span")).cast(nw.Int64).sum().alias("sparse"),
+            (F.col("n") < F.col("span")).cast(F.Int64).sum().alias("sparse"),
         )
     )
     # one histogram of response lengths per group: its sums give the mean, and the first bin
     # whose cumulative count reaches q of the total gives each percentile
     hist = (
         _derive(cells, keys.from_cell)
-        .filter(~nw.col("bin").is_null())  # a missing length counts in neither mean nor rank
+        .filter(~F.col("bin").is_null())  # a missing length counts in neither mean nor rank
         .with_columns(
-            nw.col("count").cum_sum().over(*group, order_by="bin").alias("cum"),
-            nw.col("count").sum().over(*group).alias("total"),
+            F.col("count").cum_sum().over(*group, order_by="bin").alias("cum"),
+            F.col("count").sum().over(*group).alias("total"),
         )
     )
     names = [f"p{round(q * 100)}_tokens" for q in percentiles]
     lengths = hist.group_by(group).agg(
-        nw.col("token_sum").sum().alias("token_sum"),
-        nw.col("count").sum().alias("counted"),
+        F.col("token_sum").sum().alias("token_sum"),
+        F.col("count").sum().alias("counted"),
         *[
-            nw.when(nw.col("cum") >= q * nw.col("total")).then(nw.col("bin")).min().alias(name)
+            F.when(F.col("cum") >= q * F.col("total")).then(F.col("bin")).min().alias(name)
             for q, name in zip(percentiles, names, strict=True)
         ],
     )
     summary = summary.join(lengths, on=group, how="left").with_columns(
-        (nw.col("token_sum") / nw.col("counted")).alias("mean_tokens"),
-        *[((nw.col(name) + 1) * bin_tokens).alias(name) for name in names],
+        (F.col("token_sum") / F.col("counted")).alias("mean_tokens"),
+        *[((F.col(name) + 1) * bin_tokens).alias(name) for name in names],
     )
     return summary.drop("token_sum", "counted")
 
 
-def per_problem(frame: nw.LazyFrame, keys: Keys) -> nw.LazyFrame:
+def per_problem(frame: Frame, keys: Keys) -> Frame:
     """Samples (n), correct ones (c) and the span of sample ids per problem, with the
     problem's group keys (more rows than the span holds ids: a sample given twice)."""
     return _derive(counts(frame, keys)[0], keys.from_problem)
 
 
-def problem_counts(frame: nw.LazyFrame, *, exact: bool = True) -> nw.LazyFrame:
+def problem_counts(frame: Frame, *, exact: bool = True) -> Frame:
     """Per benchmark, step and problem: samples (n), distinct sample ids and correct ones (c),
     the table that paired comparisons of runs are computed from (see `helpers.runs.compare`);
     where the log has a `reward` column, also the rewards' sum (`reward`) and how many of
     them are neither 0 nor 1 (`partial`). With `exact=False`, the ids' `span` and `off`
     (`id_span`) stand in for the count of distinct ids, which costs a third of the pass."""
+    F = _ns(frame)
     rewards = []
     if "reward" in frame.collect_schema().names():
-        r = nw.col("reward")
+        r = F.col("reward")
         rewards = [
             r.sum().alias("reward"),
-            (~((r == 0) | (r == 1))).cast(nw.Int64).sum().alias("partial"),
+            (~((r == 0) | (r == 1))).cast(F.Int64).sum().alias("partial"),
         ]
     return frame.group_by("benchmark", "step", "problem_id").agg(
-        nw.len().alias("n"),
-        *([nw.col("sample_id").n_unique().alias("distinct")] if exact else id_span()),
-        nw.col("correct").cast(nw.Int64).sum().alias("c"),
+        F.len().alias("n"),
+        *([F.col("sample_id").n_unique().alias("distinct")] if exact else id_span(F)),
+        F.col("correct").cast(F.Int64).sum().alias("c"),
         *rewards,
     )
 
 
-def collect(frame: nw.LazyFrame, where: object = "--engine spark") -> pl.DataFrame:
-    """A narwhals query's result as a polars frame on this machine (polars streams it; Spark
-    runs it where its session points and sends back only the result; its failure to read is
-    the package's error naming `where`)."""
+def collect(frame, where: object = "--engine spark") -> pl.DataFrame:
+    """A query's result as a polars frame on this machine: a polars query streamed here, a
+    narwhals one over Spark run where its session points, only the result sent back (its
+    failure to read is the package's error naming `where`)."""
+    if isinstance(frame, pl.LazyFrame):
+        return frame.collect(engine="streaming")
     native = frame.to_native()
     if isinstance(native, pl.LazyFrame):
         return native.collect(engine="streaming")
@@ -192,29 +212,30 @@ def collect(frame: nw.LazyFrame, where: object = "--engine spark") -> pl.DataFra
         return frame.collect().to_polars()
 
 
-def _derive(frame: nw.LazyFrame, exprs: tuple) -> nw.LazyFrame:
+def _derive(frame: Frame, exprs: tuple) -> Frame:
     return frame.with_columns(*exprs) if exprs else frame
 
 
-def uneven_pass_at_k(frame: nw.LazyFrame, summary: nw.LazyFrame, keys: Keys, ks) -> nw.LazyFrame:
+def uneven_pass_at_k(frame: Frame, summary: Frame, keys: Keys, ks) -> Frame:
     """pass@k for groups whose problems have different sample counts (k = the fewest): the
     unbiased estimate per problem (`stats.pass_at_k_expr`), averaged."""
     return pass_at_k_of(per_problem(frame, keys), summary, keys, ks)
 
 
-def pass_at_k_of(problems: nw.LazyFrame, summary: nw.LazyFrame, keys: Keys, ks) -> nw.LazyFrame:
+def pass_at_k_of(problems: Frame, summary: Frame, keys: Keys, ks) -> Frame:
     """`uneven_pass_at_k` from the per-problem table (with its group keys) instead of the log."""
+    F = _ns(problems)
     group = list(keys.group)
     rows = problems.join(
-        summary.filter(nw.col("k") > 1, nw.col("k") != nw.col("k_max")).select(*group, "k"),
+        summary.filter(F.col("k") > 1, F.col("k") != F.col("k_max")).select(*group, "k"),
         on=group,
         how="inner",
     )
-    n, c = nw.col("n"), nw.col("c")
-    value = nw.lit(None, nw.Float64)
+    n, c = F.col("n"), F.col("c")
+    value = F.lit(None, F.Float64)
     for k in sorted(ks):
-        value = nw.when(nw.col("k") == k).then(stats.pass_at_k_expr(n, c, k)).otherwise(value)
-    return rows.with_columns(value.alias("fixed")).group_by(group).agg(nw.col("fixed").mean())
+        value = F.when(F.col("k") == k).then(stats.pass_at_k_expr(n, c, k)).otherwise(value)
+    return rows.with_columns(value.alias("fixed")).group_by(group).agg(F.col("fixed").mean())
 
 
 # ---- polars: packed keys, step ranges -----------------------------------------------------------
@@ -264,11 +285,11 @@ def _packed(samples: pl.LazyFrame, pack: dict, bin_tokens: int) -> tuple[pl.Lazy
         group=("g",),
         problem=("key",),
         cell=("cell",),
-        from_problem=((nw.col("key") // pack["P"]).alias("g"),),
+        from_problem=((pl.col("key") // pack["P"]).alias("g"),),
         from_cell=(
-            (nw.col("cell") // pack["NB"]).alias("g"),
-            nw.when(nw.col("cell") % pack["NB"] != missing)
-            .then(nw.col("cell") % pack["NB"])
+            (pl.col("cell") // pack["NB"]).alias("g"),
+            pl.when(pl.col("cell") % pack["NB"] != missing)
+            .then(pl.col("cell") % pack["NB"])
             .alias("bin"),
         ),
     )
@@ -317,7 +338,7 @@ def _polars(samples: pl.LazyFrame, rows_per_pass: int, bin_tokens, percentiles, 
         for lo, hi in ranges:
             part = frame if lo is None else frame.filter(pl.col("step").is_between(lo, hi))
             # the group-bys that read the rows, streamed; the rest on their (smaller) results
-            queries = [q.to_native() for q in counts(nw.from_native(part), keys)]
+            queries = list(counts(part, keys))
             if pack is not None:  # the benchmark names behind the codes, in the same pass
                 queries.append(
                     part.group_by(code=pl.col("benchmark").to_physical()).agg(
@@ -325,23 +346,21 @@ def _polars(samples: pl.LazyFrame, rows_per_pass: int, bin_tokens, percentiles, 
                     )
                 )
             done = pl.collect_all(queries, engine="streaming")
-            problems = _derive(nw.from_native(done[0].lazy()), keys.from_problem)
+            problems = _derive(done[0].lazy(), keys.from_problem)
             summary = summary_of(
                 problems,
-                nw.from_native(done[1].lazy()),
+                done[1].lazy(),
                 keys,
                 bin_tokens=bin_tokens,
                 percentiles=percentiles,
             )
             # on the group-bys' results, in memory already: the in-memory engine plans and runs
             # it in about two thirds of the streaming engine's time on a small log
-            summary = summary.to_native().collect(engine="in-memory")
+            summary = summary.collect(engine="in-memory")
             uneven = summary.filter(pl.col("k") > 1, pl.col("k") != pl.col("k_max"))
             if uneven.height:  # from the per-problem table in memory: no second pass
-                fixed = pass_at_k_of(
-                    problems, nw.from_native(uneven.lazy()), keys, set(uneven["k"])
-                )
-                fixed = fixed.to_native().collect(engine="in-memory")
+                fixed = pass_at_k_of(problems, uneven.lazy(), keys, set(uneven["k"]))
+                fixed = fixed.collect(engine="in-memory")
                 summary = summary.join(fixed, on=list(keys.group), how="left")
             parts.append(summary)
             if pack is not None:

@@ -5,7 +5,6 @@ bootstrap band (`stats.bootstrap_interval`); `compare` compares it by the paired
 
 from __future__ import annotations
 
-import narwhals as nw
 import polars as pl
 
 from helpers import stats
@@ -34,7 +33,7 @@ def reward_summary(samples: pl.LazyFrame, *, where: object = "the per-sample log
     same log gives the same bytes; none below 10 problems), and mean response length. A sample
     id repeated within a problem is a DataError naming `where`."""
     samples = samples.with_columns(pl.col("benchmark").cast(pl.String))
-    summarise.each_sample_once(query.collect(query.problem_counts(nw.from_native(samples))), where)
+    summarise.each_sample_once(query.collect(query.problem_counts(samples)), where)
     keys = ["step", "benchmark"]
     problems = (
         samples.group_by(*keys, "problem_id")

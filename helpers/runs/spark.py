@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
-import narwhals as nw
 import polars as pl
 
 from helpers.errors import DataError
@@ -269,6 +268,7 @@ def collected(run: str, table: pl.DataFrame) -> None:
 def summary(frame, bin_tokens: int, percentiles) -> pl.DataFrame:
     """`query.summarize` run by Spark on a per-sample Spark DataFrame; the small per-step table
     comes back as a polars frame (pass@k recomputed where problems have uneven sample counts)."""
+    import narwhals as nw
     from pyspark.sql import functions as F
 
     keys, where = Keys(), _reading[0]

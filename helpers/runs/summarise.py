@@ -11,7 +11,6 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-import narwhals as nw
 import polars as pl
 
 from helpers import stats
@@ -175,9 +174,12 @@ def _each_sample_once(samples, summary: pl.DataFrame, engine: str, where: object
     suspect = summary.filter((pl.col("repeated") > 0) | (pl.col("sparse") > 0))
     if suspect.height == 0:
         return
-    frame = nw.from_native(samples)
     if engine == "polars":
-        frame = frame.with_columns(nw.col("benchmark").cast(nw.String))
+        frame = samples.with_columns(pl.col("benchmark").cast(pl.String))
+    else:
+        import narwhals as nw
+
+        frame = nw.from_native(samples)
     each_sample_once(query.collect(query.problem_counts(frame), where), where)
 
 
@@ -289,6 +291,8 @@ def problem_counts(
     cluster), each sample counted once. A log of scores only gives no counts and the run as
     read (with Spark there is no such log)."""
     if engine == "spark":
+        import narwhals as nw
+
         frame = nw.from_native(spark.samples([str(path)]))
         if benchmarks:
             frame = frame.filter(nw.col("benchmark").is_in(list(benchmarks)))
@@ -302,10 +306,10 @@ def problem_counts(
     if benchmarks:
         lf = lf.filter(pl.col("benchmark").is_in(list(benchmarks)))
     with reading(path):
-        counts = query.collect(query.problem_counts(nw.from_native(lf), exact=False))
+        counts = query.collect(query.problem_counts(lf, exact=False))
         n, span, off = pl.col("n"), pl.col("span"), pl.col("off")
         if counts.select(((n != span) | (off != 0)).any()).item():  # a repeat, or sparse ids
-            each_sample_once(query.collect(query.problem_counts(nw.from_native(lf))), path)
+            each_sample_once(query.collect(query.problem_counts(lf)), path)
     return counts.drop("span", "off"), loaded
 
 
