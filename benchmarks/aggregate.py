@@ -16,12 +16,12 @@ problems with any correct sample, k samples each), mean tokens, and p50/p90 of r
 from a 16-token histogram. The synthetic logs have the shape of the issue's (150 steps x 13
 benchmarks, 4 samples per problem, benchmark stored as a categorical, one Parquet file).
 
-Time is wall-clock; peak memory is the largest resident size of the process and its children
-(the JVM for Spark), sampled every 20 ms from /proc, and at least the kernel's own high-water
-mark of the process (wait4), which no sampling interval misses. Linux carries a parent's size
-across fork and exec into that mark, so each command is started by a small launcher process
-(`LAUNCHER`), never by this one, which holds the synthetic data. Medians over repeats are
-printed, with ratios against DuckDB.
+The engines alternate, one run of each per round. Time is wall-clock; peak memory is the
+largest resident size of the process and its children (the JVM for Spark), sampled every 20 ms
+from /proc, and at least the kernel's own high-water mark of the process (wait4), which no
+sampling interval misses. Linux carries a parent's size across fork and exec into that mark, so
+each command is started by a small launcher process (`LAUNCHER`), never by this one, which holds
+the synthetic data. Medians over repeats are printed, with ratios against DuckDB.
 
     python benchmarks/aggregate.py --rows 1000000 10000000 50000000 --repeats 3
 """
@@ -340,14 +340,15 @@ def main(argv: list[str] | None = None) -> int:
             path = Path(tmp) / f"samples_{rows}.parquet"
             make_data(rows, path)
             n = pl.scan_parquet(path).select(pl.len()).collect().item()
-            results, frames = {}, {}
-            for engine in engines:
-                out = Path(tmp) / f"{engine}.csv"
-                runs = [measure(engine, path, out) for _ in range(args.repeats)]
-                frames[engine] = read_result(engine, out)
-                results[engine] = {
-                    key: statistics.median(r[key] for r in runs) for key in ("seconds", "peak_mb")
-                }
+            runs: dict[str, list[dict]] = {engine: [] for engine in engines}
+            for _ in range(args.repeats):  # the engines alternate: a machine that slows down
+                for engine in engines:  # part way slows every engine's median alike
+                    runs[engine].append(measure(engine, path, Path(tmp) / f"{engine}.csv"))
+            frames = {e: read_result(e, Path(tmp) / f"{e}.csv") for e in engines}
+            results = {
+                e: {k: statistics.median(r[k] for r in rs) for k in ("seconds", "peak_mb")}
+                for e, rs in runs.items()
+            }
             if "polars" in frames:
                 compare_tables(frames)  # the same numbers from every engine, or no figures
             for engine, r in results.items():
