@@ -188,6 +188,21 @@ CATALOGUE = {
         [],
         "'p0' of b at step 0 has 3 rows for 2 sample ids",
     ),
+    "two sample ids given twice in place of two missing": (
+        _frame(
+            "d.parquet",
+            pl.concat(  # problem p0 at step 0: ids 0, 0, 3, 3 (as many rows as ids 0-3, and
+                # the same sum: what a check of the ids' span and sum cannot tell apart)
+                [_samples()]
+                + [
+                    _samples().head(1).with_columns(sample_id=pl.lit(i, pl.Int64))
+                    for i in (0, 3, 3)
+                ]
+            ),
+        ),
+        [],
+        "'p0' of b at step 0 has 4 rows for 2 sample ids",
+    ),
     "one evaluation given twice in one file": (
         _text("q.jsonl", (json.dumps(QWEN) + "\n") * 2),
         [],
@@ -581,6 +596,7 @@ COMPARE_FAULTS = {
         ["a={0}/dup.parquet", "b={0}/b.parquet"],
         "each sample of a problem once",
     ),
+    "ids 0, 0, 3, 3": (["a={0}/a.parquet", "b={0}/swapped.parquet"], "4 rows for 2 sample ids"),
     "no shared benchmark": (["a={0}/a.parquet", "b={0}/other.parquet"], "a benchmark shared"),
     "output over an input": (["a={0}/a.csv", "b={0}/b.parquet"], "not one of the inputs"),
 }
@@ -592,6 +608,9 @@ def test_compare_faults(kind, tmp_path, capsys):
     _samples(correct=[True] * 4).write_parquet(tmp_path / "b.parquet")
     _samples(sample_id=[0, 0, 0, 0], problem_id=["p0"] * 4).write_parquet(tmp_path / "dup.parquet")
     _samples(benchmark=["c"] * 4).write_parquet(tmp_path / "other.parquet")
+    _samples(sample_id=[0, 0, 3, 3], problem_id=["p0"] * 4, step=[0] * 4).write_parquet(
+        tmp_path / "swapped.parquet"
+    )
     _samples().write_csv(tmp_path / "a.csv")
     runs, words = COMPARE_FAULTS[kind]
     out = tmp_path / ("a.csv" if kind == "output over an input" else "x.csv")

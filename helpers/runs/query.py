@@ -78,32 +78,19 @@ def summarize(
 
 def counts(frame: Frame, keys: Keys) -> tuple[Frame, Frame]:
     """The two group-bys that read every row, and all the aggregation needs of them: per
-    problem, samples (n), correct ones (c) and the span of sample ids; per histogram cell (a
-    group and a length bin), samples and their summed length. The rest (`summary_of`) works on
-    these tables, a fraction of the log's size."""
+    problem, samples (n), correct ones (c) and distinct sample ids (fewer than n: a sample
+    given twice); per histogram cell (a group and a length bin), samples and their summed
+    length. The rest (`summary_of`) works on these tables, a fraction of the log's size."""
     F = _ns(frame)
     problems = frame.group_by(list(keys.problem)).agg(
         F.len().alias("n"),
         F.col("correct").cast(F.Int64).sum().alias("c"),
-        *id_span(F),
+        F.col("sample_id").n_unique().alias("distinct"),
     )
     cells = frame.group_by(list(keys.cell)).agg(
         F.len().alias("count"), F.col("response_tokens").sum().alias("token_sum")
     )
     return problems, cells
-
-
-def id_span(F=pl) -> list:
-    """Per problem, the span of its sample ids (`span`) and how far their sum is from that of
-    ids filling the span once (`off`): ids that fill it exactly sum to n (lo + hi) / 2, so more
-    rows than the span, or as many with another sum (an id given twice in place of a missing
-    one), is a sample counted twice, found without counting distinct ids (`F`: polars or
-    narwhals, the frame's expressions)."""
-    lo, hi = F.col("sample_id").min(), F.col("sample_id").max()
-    return [
-        (hi - lo + 1).alias("span"),
-        (F.col("sample_id").sum() * 2 - F.len() * (lo + hi)).alias("off"),
-    ]
 
 
 def summary_of(
@@ -116,8 +103,7 @@ def summary_of(
 ) -> Frame:
     """The summary from the tables `counts` makes: per group, problems, samples, k (the fewest
     samples of a problem) and k_max, accuracy, the share of problems with a correct sample,
-    the problems whose rows outnumber or undercount their ids' span, mean tokens and the
-    percentiles."""
+    the problems with a sample given twice, mean tokens and the percentiles."""
     F = _ns(problems)
     group = list(keys.group)
     summary = (
@@ -134,13 +120,8 @@ def summary_of(
             F.col("n").max().alias("k_max"),
             F.col("share").mean().alias("accuracy"),
             F.col("hit").mean().alias("any_correct"),
-            # more rows than the ids span: some id repeats; as many, but not the ids 0..n-1
-            # (shifted): one repeats in place of a missing one; fewer: sparse ids, checked apart
-            ((F.col("n") > F.col("span")) | ((F.col("n") == F.col("span")) & (F.col("off") != 0)))
-            .cast(F.Int64)
-            .sum()
-            .alias("repeated"),
-            (F.col("n") < F.col("span")).cast(F.Int64).sum().alias("sparse"),
+            # problems with fewer distinct sample ids than rows: a sample given twice
+            (F.col("distinct") < F.col("n")).cast(F.Int64).sum().alias("repeated"),
         )
     )
     # one histogram of response lengths per group: its sums give the mean, and the first bin
@@ -170,17 +151,16 @@ def summary_of(
 
 
 def per_problem(frame: Frame, keys: Keys) -> Frame:
-    """Samples (n), correct ones (c) and the span of sample ids per problem, with the
-    problem's group keys (more rows than the span holds ids: a sample given twice)."""
+    """Samples (n), correct ones (c) and distinct sample ids per problem, with the problem's
+    group keys."""
     return _derive(counts(frame, keys)[0], keys.from_problem)
 
 
-def problem_counts(frame: Frame, *, exact: bool = True) -> Frame:
+def problem_counts(frame: Frame) -> Frame:
     """Per benchmark, step and problem: samples (n), distinct sample ids and correct ones (c),
     the table that paired comparisons of runs are computed from (see `helpers.runs.compare`);
     where the log has a `reward` column, also the rewards' sum (`reward`) and how many of
-    them are neither 0 nor 1 (`partial`). With `exact=False`, the ids' `span` and `off`
-    (`id_span`) stand in for the count of distinct ids, which costs a third of the pass."""
+    them are neither 0 nor 1 (`partial`)."""
     F = _ns(frame)
     rewards = []
     if "reward" in frame.collect_schema().names():
@@ -191,7 +171,7 @@ def problem_counts(frame: Frame, *, exact: bool = True) -> Frame:
         ]
     return frame.group_by("benchmark", "step", "problem_id").agg(
         F.len().alias("n"),
-        *([F.col("sample_id").n_unique().alias("distinct")] if exact else id_span(F)),
+        F.col("sample_id").n_unique().alias("distinct"),
         F.col("correct").cast(F.Int64).sum().alias("c"),
         *rewards,
     )

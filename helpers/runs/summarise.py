@@ -169,10 +169,9 @@ def aggregate_samples(
 
 def _each_sample_once(samples, summary: pl.DataFrame, engine: str, where: object) -> None:
     """Refuse a sample id repeated within a problem (a row or a file given twice). The
-    aggregation's own pass finds it wherever a problem has more rows than its ids span; only
-    where ids are sparse does the exact count of distinct ids take a pass of its own."""
-    suspect = summary.filter((pl.col("repeated") > 0) | (pl.col("sparse") > 0))
-    if suspect.height == 0:
+    aggregation's own pass counts each problem's distinct ids; only where it found a repeat
+    does a pass of its own find the first such problem, to name it."""
+    if summary.filter(pl.col("repeated") > 0).height == 0:
         return
     if engine == "polars":
         frame = samples.with_columns(pl.col("benchmark").cast(pl.String))
@@ -306,11 +305,9 @@ def problem_counts(
     if benchmarks:
         lf = lf.filter(pl.col("benchmark").is_in(list(benchmarks)))
     with reading(path):
-        counts = query.collect(query.problem_counts(lf, exact=False))
-        n, span, off = pl.col("n"), pl.col("span"), pl.col("off")
-        if counts.select(((n != span) | (off != 0)).any()).item():  # a repeat, or sparse ids
-            each_sample_once(query.collect(query.problem_counts(lf)), path)
-    return counts.drop("span", "off"), loaded
+        counts = query.collect(query.problem_counts(lf))
+    each_sample_once(counts, path)
+    return counts, loaded
 
 
 def interval_lines(table: pl.DataFrame) -> list[str]:
