@@ -220,20 +220,23 @@ def measure(engine: str, path: Path, out: Path) -> dict:
     return measure_command(command(engine, path, out), engine)
 
 
-# Starts the measured command and reports, on its last line of stderr, the command's seconds
-# from fork to exit and the kernel's high-water mark of its resident size (KiB): this process
-# is small, so the mark is the command's own, not carried over from the benchmark's process
+# Starts the measured command and reports, on the file descriptor given first, the command's
+# seconds from fork to exit and the kernel's high-water mark of its resident size (KiB): this
+# process is small, so the mark is the command's own, not carried over from the benchmark's
+# process. (Not on stderr: a JVM the command started may still write there after it.)
 LAUNCHER = """
 import os, sys, time
+report = int(sys.argv[1])
+os.set_inheritable(report, False)
 t0 = time.perf_counter()
 pid = os.fork()
 if pid == 0:
     try:
-        os.execvp(sys.argv[1], sys.argv[1:])
+        os.execvp(sys.argv[2], sys.argv[2:])
     finally:
         os._exit(127)
 _, status, usage = os.wait4(pid, 0)
-print(f"\\n@measured {time.perf_counter() - t0} {usage.ru_maxrss}", file=sys.stderr)
+os.write(report, f"{time.perf_counter() - t0} {usage.ru_maxrss}".encode())
 sys.exit(os.waitstatus_to_exitcode(status))
 """
 
@@ -241,13 +244,18 @@ sys.exit(os.waitstatus_to_exitcode(status))
 def measure_command(cmd: list[str], name: str | None = None) -> dict:
     """One whole process: wall-clock seconds and peak memory (MB) of it and its children."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(
-        [sys.executable, "-c", LAUNCHER, *cmd],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    read, write = os.pipe()
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", LAUNCHER, str(write), *cmd],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            pass_fds=(write,),
+        )
+    finally:
+        os.close(write)
     peak = [0.0]
     done = threading.Event()
 
@@ -262,11 +270,11 @@ def measure_command(cmd: list[str], name: str | None = None) -> dict:
     proc.wait()
     done.set()
     watcher.join()
-    head, _, last = err.rstrip().rpartition("\n@measured ")
-    if proc.returncode != 0 or not last:
-        raise RuntimeError(f"{name or cmd[:4]} failed ({proc.returncode}): {head.strip()[-400:]}")
-    seconds, maxrss_kib = last.split()
-    return {"seconds": float(seconds), "peak_mb": max(peak[0], int(maxrss_kib) / 1024)}
+    with os.fdopen(read, "rb") as report:
+        measured = report.read().decode().split()
+    if proc.returncode != 0 or len(measured) != 2:
+        raise RuntimeError(f"{name or cmd[:4]} failed ({proc.returncode}): {err.strip()[-400:]}")
+    return {"seconds": float(measured[0]), "peak_mb": max(peak[0], int(measured[1]) / 1024)}
 
 
 def read_result(engine: str, out: Path) -> pl.DataFrame:

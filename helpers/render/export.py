@@ -147,7 +147,8 @@ class RenderProcess:
             raise ValueError(f"a render process draws .png or .svg, not {suffix!r}")
         script = Path(render_process.__file__)
         self._proc = subprocess.Popen(
-            [sys.executable, str(script), suffix[1:], repr(float(ppi))],
+            # -P: the script's folder (this package's render/, with a site.py) stays off the path
+            [sys.executable, "-P", str(script), suffix[1:], repr(float(ppi))],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
