@@ -60,11 +60,14 @@ def test_the_outputs_benchmark_holds_ours_to_the_bare_stack(tmp_path, capsys, mo
     finds the same differences as `compare`; both print ratios against their floor."""
     from benchmarks import outputs
 
-    monkeypatch.setattr(outputs, "STEPS", 5)  # 40,000 rows a run: the machinery, not the speed
+    # the machinery, not the speed: 40,000 rows a run to compare, 2 panels of 20 steps to draw
+    monkeypatch.setattr(outputs, "STEPS", 5)
+    monkeypatch.setattr(aggregate, "STEPS", 20)
+    monkeypatch.setattr(aggregate, "BENCHMARKS", 2)
     outputs.drawing(60_000, 1, tmp_path, formats=(".png",))
     outputs.comparing(1, tmp_path)
     out = capsys.readouterr().out
-    assert "plot -o chart.png, 54,600 rows: spec" in out and " px)" in out
+    assert "plot -o chart.png, 60,000 rows: spec" in out and " px)" in out
     floors = [line.split() for line in out.splitlines() if line.strip().startswith("floor")]
     assert floors and floors[0][-2:] == ["1.00x", "1.00x"]
     ours = [line.split() for line in out.splitlines() if line.strip().startswith("ours")]
