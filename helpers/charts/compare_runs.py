@@ -300,7 +300,12 @@ def flip_counts(counts: pl.DataFrame, *, columns: int = 3, rewards: bool = False
             else "Change in the problem's accuracy (percentage points)"
         )
         .sort("descending")
-        .axis(labelExpr=f"format(datum.value, '{'+.2f' if rewards else '+.0f'}')", labelAngle=0)
+        # every other label where they would touch (16 bins share a 260 px panel)
+        .axis(
+            labelExpr=f"format(datum.value, '{'+.2f' if rewards else '+.0f'}')",
+            labelAngle=0,
+            labelOverlap="parity",
+        )
     )
     y = alt.Y("problems:Q").title("Problems")
     base = alt.Chart().encode(x=x, y=y)
