@@ -191,9 +191,9 @@ def command(engine: str, path: Path, out: Path) -> list[str]:
 ENGINES = ("polars", "spark", "duckdb", "pandas", "floor")
 
 
-def _tree_rss_mb(root: int, *, own: bool = True) -> float:
-    """Resident size of a process and all its descendants (MB), from /proc; without the
-    process's own size where `own` is false (the launcher)."""
+def _descendants_rss_mb(root: int) -> float:
+    """Resident size of all a process's descendants (MB), from /proc: the command a launcher
+    started and whatever it started, without the launcher."""
     children: dict[int, list[int]] = {}
     rss: dict[int, int] = {}
     for entry in os.listdir("/proc"):
@@ -209,7 +209,7 @@ def _tree_rss_mb(root: int, *, own: bool = True) -> float:
     total, todo = 0, [root]
     while todo:
         pid = todo.pop()
-        total += rss.get(pid, 0) if (own or pid != root) else 0
+        total += rss.get(pid, 0) if pid != root else 0
         todo.extend(children.get(pid, []))
     return total / 2**20
 
@@ -261,7 +261,7 @@ def measure_command(cmd: list[str], name: str | None = None) -> dict:
 
     def sample() -> None:
         while not done.is_set():
-            peak[0] = max(peak[0], _tree_rss_mb(proc.pid, own=False))
+            peak[0] = max(peak[0], _descendants_rss_mb(proc.pid))
             done.wait(0.02)
 
     watcher = threading.Thread(target=sample, daemon=True)

@@ -79,17 +79,13 @@ def _bundle() -> str:
     return bundle
 
 
-_TINY = {"data": {"values": [{"x": 0}]}, "mark": "point", "encoding": {"x": {"field": "x"}}}
-
-
 def warm_up() -> threading.Thread:
     """Start vl-convert's JavaScript engine and renderer in the background.
 
-    The first chart a process draws pays about half a second to start them; vl-convert works
-    outside Python's lock, so started when a notebook kernel imports `helpers` that half second
-    overlaps with the cells before the first chart. But vl-convert holds Python's lock while it
-    starts, so within one process it only overlaps with cells that wait on something else; the
-    command line, which has no such wait, draws in a process of its own (`RenderProcess`).
+    The first chart a process draws pays about half a second to start them. vl-convert holds
+    Python's lock while it starts, so in a notebook kernel that half second overlaps only with
+    the time the kernel waits between cells (for the next cell, or for nbval to send it); the
+    command line, which never waits, draws in a process of its own (`RenderProcess`).
     """
     thread = threading.Thread(target=_warm, name="vl-convert warm-up", daemon=True)
     thread.start()
@@ -98,7 +94,7 @@ def warm_up() -> threading.Thread:
 
 def _warm() -> None:
     try:
-        vlc.vegalite_to_png(_TINY, scale=1.0)
+        vlc.vegalite_to_png(render_process.TINY, scale=1.0)
     except Exception:  # noqa: BLE001 - a chart drawn later reports the same fault itself
         return
 

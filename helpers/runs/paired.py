@@ -159,16 +159,9 @@ def paired_rows(
         )
         for f, side in zip(mine, ("step_a", "step_b"), strict=True)
     )
-    sizes = (
-        a.group_by("pair")
-        .agg(problems_a=pl.len(), samples_a=pl.col("k").min())
-        .join(
-            b.group_by("pair").agg(problems_b=pl.len(), samples_b=pl.col("k").min()),
-            on="pair",
-            how="full",
-            coalesce=True,
-        )
-        .sort("pair")
+    sizes = a.group_by("pair").agg(problems_a=pl.len(), samples_a=pl.col("k").min())
+    sizes = sizes.join(
+        b.group_by("pair").agg(problems_b=pl.len(), samples_b=pl.col("k").min()), on="pair"
     )
     both = (
         a.select("pair", "problem_id", accuracy_a="accuracy", k_a="k")
@@ -184,10 +177,10 @@ def paired_rows(
     out: list[tuple[dict, pl.DataFrame] | None] = []
     for i in range(len(pairs)):
         lo, hi = int(starts[i]), int(starts[i + 1])
-        n = size.get(i)
-        if hi == lo or n is None or n["problems_a"] is None or n["problems_b"] is None:
+        if hi == lo:  # no problem shared (or a step one run lacks)
             out.append(None)
             continue
+        n = size[i]  # both runs have rows at this pair's steps
         row: dict = {
             "problems_a": n["problems_a"],
             "problems_b": n["problems_b"],

@@ -184,9 +184,6 @@ def collect(frame, where: object = "--engine spark") -> pl.DataFrame:
     failure to read is the package's error naming `where`)."""
     if isinstance(frame, pl.LazyFrame):
         return frame.collect(engine="streaming")
-    native = frame.to_native()
-    if isinstance(native, pl.LazyFrame):
-        return native.collect(engine="streaming")
     from helpers.runs.spark import read_errors
 
     with read_errors(where):
