@@ -94,6 +94,7 @@ def lab(tmp_path_factory):
             f"--ServerApp.root_dir={NOTEBOOKS}",
             "--LabApp.news_url=",
             "--ServerApp.open_browser=False",
+            "--LabApp.expose_app_in_browser=True",  # window.jupyterapp: open notebooks in one page
         ],
         env=env,
         stdout=log,
@@ -183,15 +184,12 @@ OVERFLOW = f"""() => [...document.querySelectorAll('{PANEL} .jp-OutputArea-outpu
     .map(o => o.scrollWidth - o.clientWidth)"""
 
 
-@pytest.mark.parametrize("nb", NOTEBOOK_FILES, ids=[n.stem for n in NOTEBOOK_FILES])
-def test_every_chart_draws_in_jupyterlab(browser, lab, nb):
-    """Every chart of the notebook draws in JupyterLab at a laptop's window with the sidebar
-    open, fits its output area (no horizontal scrollbar), looks as its stored PNG does (the
-    guard for the Vega-Lite JupyterLab ships), and the console says nothing: no error and no
-    warning (Vega's included)."""
+@pytest.fixture(scope="module")
+def lab_page(browser, lab):
+    """One JupyterLab page for every notebook, as a reader keeps one open: loaded once (its
+    scripts take seconds to start), a fresh workspace; returns the page and the list its console
+    errors and warnings (Vega's included) and page errors are collected in."""
     base, token = lab
-    expected = _chart_outputs(nb)
-    assert expected >= 1
     page = browser.new_page(viewport=LAPTOP)
     said: list[str] = []
     page.on(
@@ -199,16 +197,37 @@ def test_every_chart_draws_in_jupyterlab(browser, lab, nb):
         lambda m: said.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None,
     )
     page.on("pageerror", lambda e: said.append(f"page error: {e}"))
-    try:
-        page.goto(
-            f"{base}/lab/workspaces/{nb.stem}-{secrets.token_hex(4)}/tree/{nb.name}?reset&token={token}"
+    page.goto(f"{base}/lab/workspaces/tests-{secrets.token_hex(4)}?reset&token={token}")
+    page.wait_for_function("() => window.jupyterapp !== undefined")
+    page.evaluate("() => window.jupyterapp.restored.then(() => true)")
+    yield page, said
+    page.close()
+
+
+@pytest.mark.parametrize("nb", NOTEBOOK_FILES, ids=[n.stem for n in NOTEBOOK_FILES])
+def test_every_chart_draws_in_jupyterlab(lab_page, nb):
+    """Every chart of the notebook draws in JupyterLab at a laptop's window with the sidebar
+    open, fits its output area (no horizontal scrollbar), looks as its stored PNG does (the
+    guard for the Vega-Lite JupyterLab ships), and the console says nothing while it opens and
+    draws: no error and no warning (Vega's included). The notebook is opened in the page's app
+    as the file browser opens it, in a tab of its own (the notebooks before it stay open, in
+    tabs behind it: closing one while its kernel connects makes the console speak)."""
+    page, said = lab_page
+    expected = _chart_outputs(nb)
+    assert expected >= 1
+    try:  # (what loading JupyterLab said is the first notebook's)
+        page.evaluate(
+            "(path) => window.jupyterapp.commands.execute('docmanager:open', {path}).then(() => true)",
+            nb.name,
         )
         drawn = f"{PANEL} .vega-embed canvas, {PANEL} .vega-embed svg.marks"
         page.wait_for_function(
-            "([sel, n]) => document.querySelectorAll(sel).length >= n",
-            arg=[drawn, expected],
+            "([sel, n, title]) => document.querySelectorAll(sel).length >= n"
+            " && window.jupyterapp.shell.currentWidget?.title.label === title",
+            arg=[drawn, expected, nb.name],
             timeout=240_000,
         )
+        assert page.locator(PANEL).count() == 1
         assert page.locator("#jp-left-stack").is_visible()  # the file browser takes its room
         assert page.locator(f"{PANEL} .vega-embed").count() == expected
         assert page.locator(drawn).count() == expected
@@ -223,7 +242,7 @@ def test_every_chart_draws_in_jupyterlab(browser, lab, nb):
         _screenshot_on_failure(page, f"lab-{nb.stem}")
         raise
     finally:
-        page.close()
+        said.clear()
 
 
 @pytest.fixture(scope="session")

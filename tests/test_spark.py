@@ -18,6 +18,11 @@ from helpers.errors import DataError
 from helpers.paths import ROOT
 from helpers.runs import compare, query, readers, spark, spark_cluster, summarise
 
+# Spark's JVMs in these tests live under a minute: the quick compiler only and one GC thread
+# (measured on this file alone: 58 s of CPU -> 34 s, 35 s -> 30 s of wall time). The product
+# leaves Spark's JVM options to the user.
+QUICK_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+
 NUMBERS = ["problems", "samples", "k", "accuracy", "lo", "hi", "pass_k", "mean_tokens"]
 NUMBERS += ["p50_tokens", "p90_tokens"]
 
@@ -83,8 +88,10 @@ def by_hand(df: pl.DataFrame) -> dict[tuple, dict]:
 
 @pytest.fixture(scope="module")
 def spark_session():
-    session = spark.session()
-    yield session
+    with pytest.MonkeyPatch.context() as mp:  # read when the JVM starts (and by CLI children)
+        mp.setenv("SPARK_SUBMIT_OPTS", f"{os.environ.get('SPARK_SUBMIT_OPTS', '')} {QUICK_JVM}")
+        session = spark.session()
+        yield session
 
 
 def _relative(a, b) -> float:

@@ -24,12 +24,11 @@ import pytest
 
 from helpers.cli import main
 from helpers.runs.spark_cluster import DEFAULT_WAIT, spark_home
-from tests.test_spark import write_hive
+from tests.test_spark import QUICK_JVM, write_hive
 
 HOME = spark_home()
 CONNECT = "org.apache.spark.sql.connect.service.SparkConnectServer"
 WAIT = 5  # seconds a starved run waits (reasoning-figures.wait) before it fails
-QUICK_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 JVM_NOTE = "WARNING: Using incubator modules"  # the JVM's own line about its vector module
 
 
