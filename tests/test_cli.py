@@ -307,9 +307,9 @@ def test_power_with_seeds_and_from_runs_with_several_samples(tmp_path, capsys):
     sd = float(np.std(share[1]["correct"].to_numpy() - share[0]["correct"].to_numpy(), ddof=1))
     assert row["design"] == "paired t" and row["difference_sd"] == pytest.approx(sd)
     assert row["minimum_detectable_difference"] == pytest.approx(
-        stats.paired_t_detectable_difference(30, sd), abs=1e-9
+        stats.paired_t_solve(sd, problems=30), abs=1e-9
     )
-    assert row["problems_needed"] == stats.paired_t_problems_needed(row["difference"], sd)
+    assert row["problems_needed"] == stats.paired_t_solve(sd, difference=row["difference"])
     assert "(paired t test)" in capsys.readouterr().out
     seeds = [f"a={tmp_path / n}.parquet" for n in ("a1", "a2")]
     seeds += [f"b={tmp_path / n}.parquet" for n in ("b1", "b2")]
@@ -320,8 +320,6 @@ def test_power_with_seeds_and_from_runs_with_several_samples(tmp_path, capsys):
         [accuracy["b1"], accuracy["b2"]], ddof=1)) / 2  # fmt: skip
     assert row["seeds"] == 2 and row["seed_sd"] == pytest.approx(math.sqrt(pooled))
     assert row["minimum_detectable_difference"] == pytest.approx(
-        stats.paired_t_detectable_difference(
-            30, row["difference_sd"], seeds=2, seed_sd=row["seed_sd"]
-        ),
+        stats.paired_t_solve(row["difference_sd"], problems=30, seeds=2, seed_sd=row["seed_sd"]),
         abs=1e-9,
     )

@@ -415,13 +415,13 @@ def test_paired_t_power_is_the_noncentral_t_and_is_reached_in_simulation():
     chances = np.array([0.1, 0.2, 0.4, 0.2, 0.1])
     mean = steps @ chances
     scale = sd / math.sqrt(((steps - mean) ** 2) @ chances)
-    d = stats.paired_t_detectable_difference(n, sd)
+    d = stats.paired_t_solve(sd, problems=n)
     moves = (rng.choice(steps, (4000, n), p=chances) - mean) * scale + d
     base = rng.uniform(0.2, 0.8, n)
     found = [stats.paired_difference(base, base + m).p_value < 0.05 for m in moves]
     assert abs(np.mean(found) - 0.8) < 0.025
     seeds, seed_sd = 2, 0.02
-    d = stats.paired_t_detectable_difference(n, sd, seeds=seeds, seed_sd=seed_sd)
+    d = stats.paired_t_solve(sd, problems=n, seeds=seeds, seed_sd=seed_sd)
     moves = (rng.choice(steps, (4000, n), p=chances) - mean) * scale + d
     shifts = rng.normal(0, seed_sd, (4000, 2, seeds)).mean(axis=2)
     diff = moves.mean(axis=1) + shifts[:, 1] - shifts[:, 0]
@@ -432,7 +432,9 @@ def test_paired_t_power_is_the_noncentral_t_and_is_reached_in_simulation():
 def test_problems_needed_by_the_t_test():
     """The smallest N reaching the power (N - 1 does not); none where the seeds' variance
     alone keeps the power below it."""
-    n = stats.paired_t_problems_needed(0.05, 0.3)
+    n = stats.paired_t_solve(0.3, difference=0.05)
     assert stats.paired_t_power(n, 0.3, 0.05) >= 0.8 > stats.paired_t_power(n - 1, 0.3, 0.05)
-    assert stats.paired_t_problems_needed(0.0, 0.3) is None
-    assert stats.paired_t_problems_needed(0.05, 0.3, seeds=2, seed_sd=0.03) is None
+    assert stats.paired_t_solve(0.3, difference=0.0) is None
+    assert stats.paired_t_solve(0.3, difference=0.05, seeds=2, seed_sd=0.03) is None
+    with pytest.raises(ValueError, match="one of problems and difference"):
+        stats.paired_t_solve(0.3, problems=30, difference=0.05)

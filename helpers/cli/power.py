@@ -180,10 +180,8 @@ def _t_power_of_runs(args, c, r: dict) -> dict:
     seed_sd = args.seed_sd if args.seed_sd is not None else _seed_sd(c, r)
     options = {"seeds": seeds, "seed_sd": seed_sd or 0.0, "alpha": args.alpha, "power": args.power}
     spread = sd > 0 or (seed_sd or 0) > 0
-    detectable = (
-        stats.paired_t_detectable_difference(n, sd, **options) if n > 1 and spread else None
-    )
-    needed = stats.paired_t_problems_needed(d, sd, **options) if spread else None
+    detectable = stats.paired_t_solve(sd, problems=n, **options) if n > 1 and spread else None
+    needed = stats.paired_t_solve(sd, difference=d, **options) if spread else None
     reward = r["unit"] == "mean reward"
 
     def show(x: float) -> str:

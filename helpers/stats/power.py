@@ -279,90 +279,70 @@ def paired_t_power(
     return found
 
 
-def paired_t_detectable_difference(
-    problems: int,
+def paired_t_solve(
     sd: float,
     *,
+    problems: int | None = None,
+    difference: float | None = None,
     seeds: int = 1,
     seed_sd: float = 0.0,
     alpha: float = 0.05,
     power: float = 0.8,
-) -> float:
-    """The smallest difference the paired t test over `problems` per-problem differences of
-    standard deviation `sd` detects with `power` (`paired_t_power` inverted by bisection to
-    1e-6), with `seeds` seeds per run of between-seed standard deviation `seed_sd`.
+) -> float | int | None:
+    """Solve `paired_t_power(problems, sd, difference, ...) = power` for whichever of
+    `problems` and `difference` is not given (as statsmodels' `solve_power` does): the smallest
+    difference `problems` problems detect, by bisection to 1e-6, or the fewest problems that
+    detect `difference`, searched over N.
 
     Parameters
     ----------
-    problems : int
-        Problems both runs answered (N), at least 2.
     sd : float
         Standard deviation of the per-problem differences.
+    problems : int, optional
+        Problems both runs answered (N), at least 2; give it to get the difference.
+    difference : float, optional
+        The difference to detect; give it to get the problems.
     seeds, seed_sd : int, float
-        Training seeds per run and their standard deviation.
+        Training seeds per run and their standard deviation (`paired_t_power`).
     alpha, power : float
         Two-sided level and power.
 
     Returns
     -------
-    float
-        The difference, in the units of `sd` (a fraction of accuracy, or reward).
+    float, int or None
+        The detectable difference, in the units of `sd` (a fraction of accuracy, or reward);
+        or the number of problems, None for no difference or where the seeds' variance alone
+        keeps the power below `power` whatever the number of problems (2 seed_sd^2 / S too
+        large for `difference`).
 
     Examples
     --------
-    >>> round(paired_t_detectable_difference(30, 0.3), 3)  # about 2.9 standard errors
+    >>> round(paired_t_solve(0.3, problems=30), 3)  # about 2.9 standard errors
     0.159
-    """
-
-    def reached(d: float) -> bool:
-        return paired_t_power(problems, sd, d, seeds=seeds, seed_sd=seed_sd, alpha=alpha) >= power
-
-    low, high = _doubled(reached, 0.0, 1.0)
-    return _smallest(reached, low, high, 1e-6)
-
-
-def paired_t_problems_needed(
-    difference: float,
-    sd: float,
-    *,
-    alpha: float = 0.05,
-    power: float = 0.8,
-    seeds: int = 1,
-    seed_sd: float = 0.0,
-) -> int | None:
-    """How many problems the paired t test needs to detect `difference` with `power`, when
-    per-problem differences have standard deviation `sd` (`paired_t_power`, searched over N);
-    None for no difference, or where the seeds' variance alone keeps the power below
-    `power` whatever the number of problems (2 seed_sd^2 / S too large for `difference`).
-
-    Parameters
-    ----------
-    difference : float
-        The difference to detect; `sd`, `alpha`, `power`, `seeds` and `seed_sd` as in
-        `paired_t_detectable_difference`.
-
-    Returns
-    -------
-    int or None
-        The smallest number of problems, or None.
-
-    Examples
-    --------
-    >>> paired_t_problems_needed(0.05, 0.3)  # 5 points at a per-problem sd of 0.3
+    >>> paired_t_solve(0.3, difference=0.05)  # 5 points at a per-problem sd of 0.3
     285
     """
+    if (problems is None) == (difference is None):
+        raise ValueError("give one of problems and difference, to solve for the other")
+
+    def reached(n: int, d: float) -> bool:
+        return paired_t_power(n, sd, d, seeds=seeds, seed_sd=seed_sd, alpha=alpha) >= power
+
+    if problems is not None:
+        low, high = _doubled(lambda d: reached(problems, d), 0.0, 1.0)
+        return _smallest(lambda d: reached(problems, d), low, high, 1e-6)
     d = abs(difference)
     if d == 0:
         return None
     za, zb = _normal_quantile(1 - alpha / 2), _normal_quantile(power)
     if seed_sd > 0 and (za + zb) * math.sqrt(2 * seed_sd**2 / seeds) >= d:
         return None  # even infinitely many problems leave the seeds' variance
-
-    def enough(n: int) -> bool:
-        return paired_t_power(n, sd, d, seeds=seeds, seed_sd=seed_sd, alpha=alpha) >= power
-
-    bracket = _doubled(enough, 1, 2, limit=10**9)
-    return None if bracket is None else int(_smallest(enough, *bracket, 1, whole=True))
+    bracket = _doubled(lambda n: reached(n, d), 1, 2, limit=10**9)
+    return (
+        None
+        if bracket is None
+        else int(_smallest(lambda n: reached(n, d), *bracket, 1, whole=True))
+    )
 
 
 def _doubled(reached, low, high, limit: float = math.inf):
