@@ -284,10 +284,12 @@ def test_report_has_every_notebook_and_figure(report):
 
 
 def test_report_pages_render_offline(browser, report):
+    """The index and every notebook's page load offline in one tab, one after another: every
+    image is there and drawn, nothing is blocked and the console says nothing."""
     pages = [report / "index.html", *(report / f"{nb.stem}.html" for nb in NOTEBOOK_FILES)]
-    for path in pages:
-        page, blocked, errors = _offline_page(browser)
-        try:
+    page, blocked, errors = _offline_page(browser)
+    try:
+        for path in pages:
             page.goto(path.as_uri())
             page.wait_for_load_state("load")
             images = page.locator("img")
@@ -297,33 +299,31 @@ def test_report_pages_render_offline(browser, report):
             loaded = page.evaluate(
                 "() => [...document.images].every(i => i.complete && i.naturalWidth > 0)"
             )
-            assert loaded and blocked == [] and errors == []
-        except Exception:
-            _screenshot_on_failure(page, f"report-{path.stem}")
-            raise
-        finally:
-            page.context.close()
+            assert (path.name, loaded, blocked, errors) == (path.name, True, [], [])
+    except Exception:
+        _screenshot_on_failure(page, f"report-{path.stem}")
+        raise
+    finally:
+        page.context.close()
 
 
 def test_report_figures_are_interactive_offline(browser, report):
-    """Every figure's HTML draws offline; four pages load at a time (chromium renders each in
-    a process of its own)."""
+    """Every figure's HTML draws offline, with nothing blocked and nothing said on the console.
+    The figures are opened one after another in one tab, as a reader clicks through them: the
+    tab compiles the inlined Vega bundle once (6.7 s for the 18 here, against 11 s in a fresh
+    browser context each, four at a time)."""
     figures = sorted((report / "figures").glob("*.html"))
-    for start in range(0, len(figures), 4):
-        opened = []
-        for html in figures[start : start + 4]:
-            page, blocked, errors = _offline_page(browser)
-            page.goto(html.as_uri(), wait_until="commit")
-            opened.append((html, page, blocked, errors))
-        for html, page, blocked, errors in opened:
-            try:
-                page.wait_for_selector(".vega-embed svg.marks, .vega-embed canvas", timeout=120_000)
-                assert blocked == [] and errors == []
-            except Exception:
-                _screenshot_on_failure(page, f"figure-{html.stem}")
-                raise
-            finally:
-                page.context.close()
+    page, blocked, errors = _offline_page(browser)
+    try:
+        for html in figures:
+            page.goto(html.as_uri())
+            page.wait_for_selector(".vega-embed svg.marks, .vega-embed canvas", timeout=120_000)
+            assert (html.name, blocked, errors) == (html.name, [], [])
+    except Exception:
+        _screenshot_on_failure(page, f"figure-{html.stem}")
+        raise
+    finally:
+        page.context.close()
 
 
 def test_static_site_rebuild_replaces_cleanly(tmp_path):
