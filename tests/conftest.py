@@ -39,24 +39,6 @@ GRPO_COMPLETIONS = REALDATA / "illustrated_grpo_trl_stage2"
 GRPO_STATE = REALDATA / "illustrated_grpo_trl_stage4"
 EXAMPLE = DATA / "examples" / "simulated_run.parquet"
 
-# The files whose tests wait longest (a JVM, a browser, notebook kernels), started first so
-# that neither of the two workers (pyproject's addopts) is left with one of them at the end.
-LONGEST_FIRST = (
-    "test_spark_cluster.py",
-    "test_spark.py",
-    "test_browser.py",
-    "test_notebooks.py",
-    "test_notebook_params.py",
-)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    def rank(item: pytest.Item) -> int:
-        name = item.path.name
-        return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
-
-    items.sort(key=rank)  # stable: each file's own order is kept
-
 
 @pytest.fixture
 def package(tmp_path: Path) -> Path:
