@@ -91,7 +91,26 @@ def tango_interval(only_b: int, only_a: int, m: int, z: float = Z95) -> tuple[fl
 def mcnemar_score_p(only_b: int, only_a: int) -> float:
     """Two-sided p-value of McNemar's score (asymptotic) test, the test Tango's interval
     inverts; Fagerland, Lydersen and Laake (2013, BMC Med Res Methodol 13:91) find it keeps
-    close to its nominal level even in small samples, where the exact test is conservative."""
+    close to its nominal level even in small samples, where the exact test is conservative.
+
+    Parameters
+    ----------
+    only_b : int
+        Problems only run b answered correctly (a count).
+    only_a : int
+        Problems only run a answered correctly (a count).
+
+    Returns
+    -------
+    float
+        The two-sided p-value, from |only_b - only_a| / sqrt(only_b + only_a) against the
+        standard normal (no continuity correction); 1.0 with no discordant problems.
+
+    Examples
+    --------
+    >>> round(mcnemar_score_p(10, 3), 4)  # 10 problems flipped one way, 3 the other
+    0.0522
+    """
     flips = only_b + only_a
     if flips == 0:
         return 1.0
@@ -99,7 +118,26 @@ def mcnemar_score_p(only_b: int, only_a: int) -> float:
 
 
 def mcnemar_exact_p(only_b: int, only_a: int) -> float:
-    """Two-sided exact McNemar test: are flips one way as likely as flips the other?"""
+    """Two-sided exact McNemar test: are flips one way as likely as flips the other?
+
+    Parameters
+    ----------
+    only_b : int
+        Problems only run b answered correctly (a count).
+    only_a : int
+        Problems only run a answered correctly (a count).
+
+    Returns
+    -------
+    float
+        The two-sided p-value: twice the smaller binomial tail of only_b out of
+        only_b + only_a flips at 1/2, at most 1; 1.0 with no discordant problems.
+
+    Examples
+    --------
+    >>> round(mcnemar_exact_p(10, 3), 4)  # 10 problems flipped one way, 3 the other
+    0.0923
+    """
     from scipy.special import bdtr  # the binomial distribution function
 
     flips = only_b + only_a
@@ -306,7 +344,27 @@ def unpaired_difference(a: Sequence[float], b: Sequence[float]) -> Difference:
 
 def unpaired_scores(score_a: float, n_a: int | None, score_b: float, n_b: int | None) -> Difference:
     """Difference of two scores logged as fractions of n problems (no per-problem data): the
-    Newcombe interval for independent proportions, or none where a size is unknown."""
+    Newcombe interval for independent proportions, or none where a size is unknown.
+
+    Parameters
+    ----------
+    score_a, score_b : float
+        Each run's accuracy, as a fraction; the difference is b minus a.
+    n_a, n_b : int or None
+        Problems each score was measured on; None or 0 where unknown.
+
+    Returns
+    -------
+    Difference
+        score_b - score_a, its 95% interval (None where a size is unknown), the method in
+        words, and no p-value.
+
+    Examples
+    --------
+    >>> d = unpaired_scores(0.3, 30, 0.4, 30)  # 9 and 12 of 30 problems
+    >>> round(d.difference, 3), round(d.lo, 3), round(d.hi, 3)
+    (0.1, -0.136, 0.321)
+    """
     d = score_b - score_a
     if not n_a or not n_b:
         return Difference(d, None, None, "no interval: benchmark size unknown (--problems)")

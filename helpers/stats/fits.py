@@ -103,8 +103,31 @@ def best_checkpoint_bias(
 
     Each checkpoint's score is drawn as Binomial(n, true score)/n; picking the maximum observed
     score overstates both the true score of the picked checkpoint and the best true score.
-    Returns the mean observed maximum, the mean true score at the picked checkpoint, the best true
-    score, and the mean overstatement against the best true score.
+
+    Parameters
+    ----------
+    true_scores : list of float
+        Each checkpoint's true accuracy, as a fraction.
+    n : int
+        Problems each checkpoint is scored on.
+    runs : int
+        Simulated evaluations; each scores every checkpoint once.
+    seed : int
+        Seed of numpy's generator: the same input gives the same result.
+
+    Returns
+    -------
+    dict of str to float
+        Fractions, averaged over the runs: "mean_best_observed", the maximum observed score;
+        "mean_true_at_pick", the true score of the checkpoint with that maximum (the first
+        listed on a tie); "best_true", the best true score; and "overstatement", the first
+        minus the best true score.
+
+    Examples
+    --------
+    >>> r = best_checkpoint_bias([0.30, 0.32, 0.35], 30, runs=1000, seed=0)  # on 30 problems
+    >>> [round(r[k], 3) for k in ("mean_best_observed", "mean_true_at_pick", "overstatement")]
+    [0.399, 0.326, 0.049]
     """
     import numpy as np
 

@@ -101,7 +101,25 @@ def pass_at_k_expr(n, c, k: int):
 
 
 def binomial_se(p: float, n: int) -> float:
-    """Standard error of a proportion p measured on n independent problems."""
+    """Standard error of a proportion p measured on n independent problems.
+
+    Parameters
+    ----------
+    p : float
+        The proportion, as a fraction.
+    n : int
+        Problems it was measured on: count problems, not samples.
+
+    Returns
+    -------
+    float
+        sqrt(p (1 - p) / n), as a fraction.
+
+    Examples
+    --------
+    >>> round(binomial_se(0.6, 30), 4)  # 60% on 30 problems: about 9 points
+    0.0894
+    """
     return math.sqrt(p * (1 - p) / n)
 
 
@@ -123,6 +141,26 @@ def distinguishable(p1: float, p2: float, n: int, z: float = Z95) -> bool:
 
     Treats the two scores as independent samples; scores on the same items are positively
     correlated in practice, so this errs towards 'cannot tell apart'.
+
+    Parameters
+    ----------
+    p1, p2 : float
+        The two models' accuracies, as fractions.
+    n : int
+        Items each model was scored on.
+    z : float
+        Two-sided critical value of the standard normal; 1.96 for the 5% level.
+
+    Returns
+    -------
+    bool
+        True when |p1 - p2| is more than `z` standard errors, the standard error taken at the
+        mean of p1 and p2; False when that error is 0 (both at 0 or both at 1).
+
+    Examples
+    --------
+    >>> distinguishable(0.6, 0.5, 100), distinguishable(0.6, 0.5, 500)  # 10 points apart
+    (False, True)
     """
     pooled = (p1 + p2) / 2
     se = math.sqrt(2 * pooled * (1 - pooled) / n)
