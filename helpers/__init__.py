@@ -38,6 +38,11 @@ def setup() -> None:
     """Make the project's theme, offline renderer and float rounding altair's current ones, and
     in a notebook kernel start the chart renderer in the background while the first cells run.
 
+    Returns
+    -------
+    None
+        Altair's current theme, renderer and data transformer are changed in place.
+
     Examples
     --------
     >>> import helpers
@@ -55,7 +60,19 @@ def setup() -> None:
 
 def versions() -> None:
     """Print the versions of the libraries that shape a notebook's numbers and charts (the
-    pinned ones; no dates, so a re-executed notebook stays byte-identical)."""
+    pinned ones; no dates, so a re-executed notebook stays byte-identical).
+
+    Returns
+    -------
+    None
+        One line is printed: polars, altair and vl-convert-python, each with its version.
+
+    Examples
+    --------
+    >>> import helpers
+    >>> helpers.versions()
+    polars ... | altair ... | vl-convert-python ...
+    """
     from importlib.metadata import version
 
     print(

@@ -116,7 +116,7 @@ def test_against_published_axes_flags_impossible_readings():
 
 def test_implied_slopes():
     td = helpers.load("training_dynamics")
-    out = training_dynamics.implied_slopes(td, {})
+    out = training_dynamics.implied_slopes(td)
     aime = out.filter(benchmark="AIME2024").row(0, named=True)
     assert aime["described"] == pytest.approx(0.2 / 20000)
     assert aime["published"] == pytest.approx(3.40e-05) and aime["ratio"] == 3.4

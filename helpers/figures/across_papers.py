@@ -53,7 +53,22 @@ def across_papers() -> pl.DataFrame:
     """Every MATH500 and AIME 2024 value in the data package (descriptions and published), in
     percent, with the paper it belongs to, the benchmark size, a Wilson 95% interval, the
     protocol, and the resource and key of the row it comes from (and, for a description's
-    reading, its series, x position, statistic and status)."""
+    reading, its series, x position, statistic and status).
+
+    Takes no parameters: it reads the data package.
+
+    Returns
+    -------
+    polars.DataFrame
+        Columns group ("MATH500" or "AIME 2024"), document, origin, label, value, series, x,
+        statistic, status, source, paper, n, protocol, source_name, lo and hi; sorted by group,
+        then by value, highest first.
+
+    Examples
+    --------
+    >>> across_papers().group_by("group").len().sort("group").rows()  # values per benchmark
+    [('AIME 2024', 49), ('MATH500', 46)]
+    """
     lv = long_view().filter(
         pl.col("benchmark").is_in(list(BENCHMARK_GROUPS)),
         pl.col("metric").is_in(["accuracy", "validation score"]),
@@ -141,7 +156,27 @@ def by_paper(rows: pl.DataFrame, group: str) -> ByPaper:
     """One benchmark's rows of `across_papers()` for the chart: training curves cut to their end
     and peak, each value marked hollow where it is extrapolated (003's 59k point) or where
     notebook 001 found its panel read beyond the paper's axis, rows grouped by paper (in the
-    documents' order) and sorted by value within a paper, and an axis fitting them."""
+    documents' order) and sorted by value within a paper, and an axis fitting them.
+
+    Parameters
+    ----------
+    rows : polars.DataFrame
+        The frame `across_papers()` returns.
+    group : str
+        The benchmark drawn: "MATH500" or "AIME 2024".
+
+    Returns
+    -------
+    ByPaper
+        The group, its rows (with kind, hollow and note added), the papers in drawing order,
+        the x domain (multiples of 5 within 0 to 100), the benchmark size and the chart's notes.
+
+    Examples
+    --------
+    >>> view = by_paper(across_papers(), "MATH500")
+    >>> view.papers, view.domain, view.n
+    (['Kimi k1.5', 'ReasonFlux-PRM', 'MEL'], [60, 100], 500)
+    """
     sub = ends_and_peaks(rows.filter(pl.col("group") == group))
     off = off_axis().filter(pl.col("group") == group)
     beyond = off.height == 1 and bool(off["beyond_axis"].item())
@@ -240,7 +275,26 @@ def off_axis() -> pl.DataFrame:
 
 def same_model_across_documents(names: dict[str, list[str]]) -> pl.DataFrame:
     """Labels that name the same model in different documents, after normalising spelling
-    (case, punctuation, 'inst' vs 'instruct'). `names` maps document -> labels."""
+    (case, punctuation, 'inst' vs 'instruct').
+
+    Parameters
+    ----------
+    names : dict of str to list of str
+        Each document's labels.
+
+    Returns
+    -------
+    polars.DataFrame
+        Columns model (the normalised label), documents (comma-separated) and labels (the
+        spellings, " / "-separated), one row per normalised label found in two documents or
+        more, sorted by model.
+
+    Examples
+    --------
+    >>> names = {"000": ["qwen25-72B-inst"], "003": ["Qwen2.5-72B-Instruct"]}
+    >>> same_model_across_documents(names).row(0)
+    ('qwen2572binst', '000, 003', 'Qwen2.5-72B-Instruct / qwen25-72B-inst')
+    """
 
     def norm(label: str) -> str:
         text = "".join(ch for ch in label.lower() if ch.isalnum())

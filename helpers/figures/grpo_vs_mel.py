@@ -21,7 +21,30 @@ class MethodCurves(NamedTuple):
 
 def method_curves(df: pl.DataFrame, *, n_problems: int | None = None) -> MethodCurves:
     """Split the 004 frame (kind point or range bound) into points, stated ranges and peaks;
-    `n_problems` adds Wilson 95% intervals for a benchmark of that size."""
+    `n_problems` adds Wilson 95% intervals for a benchmark of that size.
+
+    Parameters
+    ----------
+    df : polars.DataFrame
+        The 004 readings, with the columns method, kind ("point", or a range bound such as
+        "range low"), step, step_end and score (a fraction).
+    n_problems : int or None
+        Problems in the benchmark; None gives no intervals.
+
+    Returns
+    -------
+    MethodCurves
+        `points` (the rows of kind point, sorted by method and step, with `lo`, `hi` when
+        `n_problems` is given), `stated` (one row per range: method, step, step_end and a column
+        per bound) and `peaks` (each method's highest point, with a `note` naming it).
+
+    Examples
+    --------
+    >>> import helpers
+    >>> curves = method_curves(helpers.load("grpo_vs_mel"), n_problems=30)
+    >>> curves.peaks.select("method", "step", "score").rows()
+    [('GRPO', 100, 0.37), ('MEL', 130, 0.46)]
+    """
     points = df.filter(pl.col("kind") == "point").sort("method", "step")
     if n_problems is not None:
         points = stats.with_intervals(points, "score", n_problems, scale=1.0)
@@ -46,7 +69,33 @@ def smooth(
     value: str = "score",
 ) -> pl.DataFrame:
     """Bias-corrected exponential moving average of `value` within each `by` group, in `order`
-    (as TensorBoard smooths: the spacing between points is ignored)."""
+    (as TensorBoard smooths: the spacing between points is ignored).
+
+    Parameters
+    ----------
+    df : polars.DataFrame
+        Rows with the `by`, `order` and `value` columns.
+    weight : float
+        The smoothing weight, at least 0 (no smoothing) and below 1.
+    by : str
+        The column grouping the curves.
+    order : str
+        The column each curve is sorted by.
+    value : str
+        The column smoothed.
+
+    Returns
+    -------
+    polars.DataFrame
+        `df` with the column smoothed added, sorted by `by` and `order`.
+
+    Examples
+    --------
+    >>> import helpers
+    >>> points = helpers.load("grpo_vs_mel").filter(kind="point")
+    >>> [round(v, 3) for v in smooth(points, 0.6).filter(method="GRPO")["smoothed"][:3]]
+    [0.13, 0.174, 0.223]
+    """
     parts = [
         g.sort(order).with_columns(
             smoothed=pl.Series(stats.ema(g.sort(order)[value].to_list(), weight))

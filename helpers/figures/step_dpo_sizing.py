@@ -11,7 +11,27 @@ from helpers import data
 def step_dpo_gains(df: pl.DataFrame) -> pl.DataFrame:
     """Each Step-DPO point against every plotted non-Step-DPO point of the same size whose label
     starts with the same model name (e.g. Qwen2-72B-Step-DPO against both Qwen2-72B-Instruct
-    points). Sizes with no such point give no row."""
+    points). Sizes with no such point give no row.
+
+    Parameters
+    ----------
+    df : polars.DataFrame
+        The 002 readings, with the columns kind (only rows of kind "point" are used), model,
+        model_size and accuracy.
+
+    Returns
+    -------
+    polars.DataFrame
+        Columns model_size, step_dpo_model, step_dpo, base_model, base, gain (step_dpo - base,
+        rounded to 2 decimals) and mid (halfway between the two), one row per pair.
+
+    Examples
+    --------
+    >>> import helpers
+    >>> gains = step_dpo_gains(helpers.load("step_dpo_sizing"))
+    >>> gains.select("model_size", "base_model", "gain").rows()[:2]
+    [('32B', 'Qwen1.5-32B-SFT', 2.0), ('57B', 'Qwen2-57B-A14B-Instruct', 7.5)]
+    """
     points = df.filter(pl.col("kind") == "point")
     dpo = points.filter(pl.col("model").str.ends_with("-Step-DPO")).select(
         "model_size",
@@ -36,7 +56,27 @@ def step_dpo_gains(df: pl.DataFrame) -> pl.DataFrame:
 def published_gains(document: str, treatment: str = " + Step-DPO") -> pl.DataFrame:
     """Gains the paper prints: each `<model> + Step-DPO` row against its `<model>` row in the
     same table (a † on the untreated row, the paper's mark for its own SFT models, is ignored
-    in matching; a ‡ is kept, since the paper prints Qwen2-72B-Instruct with and without it)."""
+    in matching; a ‡ is kept, since the paper prints Qwen2-72B-Instruct with and without it).
+
+    Parameters
+    ----------
+    document : str
+        The document whose rows of the `published_values` resource are read, e.g. "002".
+    treatment : str
+        The text in a model's name that marks it treated; removed to find its untreated row.
+
+    Returns
+    -------
+    polars.DataFrame
+        Columns source, benchmark, base_model, treated, treated_matches (the treated row's
+        `matches` label), base and gain (treated - base, rounded to 2 decimals), one row per
+        treated row with an untreated row of the same source, benchmark and model.
+
+    Examples
+    --------
+    >>> published_gains("002").select("base_model", "base", "treated", "gain").row(0)
+    ('Qwen2-7B-Instruct', 53.0, 58.6, 5.6)
+    """
     pub = data.load("published_values").filter(pl.col("document") == document)
     key = (
         pl.col("model")

@@ -15,7 +15,29 @@ from helpers.runs.summarise import curves
 def described_curves(td: pl.DataFrame, first: float = 0, last: float = 150) -> pl.DataFrame:
     """What a 001 description states, as curves for `charts.training_dynamics`: a start-to-end
     segment where it gives a start and an end, a band over the whole run where it gives only a
-    range, and token length from its start to its end value. Nothing in between is invented."""
+    range, and token length from its start to its end value. Nothing in between is invented.
+
+    Parameters
+    ----------
+    td : polars.DataFrame
+        The `training_dynamics` resource: position, benchmark, accuracy_start, accuracy_end,
+        accuracy_min, accuracy_max, token_length_start, token_length_end.
+    first, last : float
+        The iterations the start and end values are placed at.
+
+    Returns
+    -------
+    polars.DataFrame
+        benchmark, iteration, metric ("accuracy" or "token length"), value, lo, hi: two rows per
+        benchmark and metric, in the order of `position`; a band has lo and hi and no value.
+
+    Examples
+    --------
+    >>> import helpers, polars as pl
+    >>> drawn = described_curves(helpers.load("training_dynamics"))
+    >>> drawn.height, drawn.filter(pl.col("benchmark") == "OMNI-MATH500").row(0)
+    (52, ('OMNI-MATH500', 0, 'accuracy', None, 0.45, 0.65))
+    """
     rows = []
     for r in td.sort("position").iter_rows(named=True):
         b = r["benchmark"]
@@ -40,7 +62,27 @@ def described_curves(td: pl.DataFrame, first: float = 0, last: float = 150) -> p
 
 def gain_and_growth(td: pl.DataFrame) -> pl.DataFrame:
     """Per 001 benchmark: accuracy gain (end - start, where stated), the stated range's width
-    (where only a range is given), token-length growth, and the ranks of gain and growth."""
+    (where only a range is given), token-length growth, and the ranks of gain and growth.
+
+    Parameters
+    ----------
+    td : polars.DataFrame
+        The `training_dynamics` resource: position, benchmark, accuracy_shape, accuracy_start,
+        accuracy_end, accuracy_min, accuracy_max, token_length_start, token_length_end.
+
+    Returns
+    -------
+    polars.DataFrame
+        position, benchmark, accuracy_shape, gain, range_width, token_growth, gain_rank and
+        growth_rank (1 the largest; null where there is no gain), sorted by position.
+
+    Examples
+    --------
+    >>> import helpers
+    >>> gg = gain_and_growth(helpers.load("training_dynamics"))
+    >>> gg.select("benchmark", "gain", "token_growth", "gain_rank", "growth_rank").row(0)
+    ('Total@temp_1.0', 0.13, 20000, 3, 3)
+    """
     return (
         td.select(
             "position",
@@ -62,7 +104,29 @@ def against_published_axes(td: pl.DataFrame, aliases: dict[str, str]) -> pl.Data
     """Each 001 reading against the tick range of the same panel in the paper's figure;
     `beyond_axis` marks readings that lie more than one tick step past the printed labels.
 
-    `aliases` maps a description label to the paper's panel title where they differ."""
+    Parameters
+    ----------
+    td : polars.DataFrame
+        The `training_dynamics` resource: position, benchmark, accuracy_start, accuracy_end,
+        accuracy_min, accuracy_max.
+    aliases : dict of str to str
+        A description's benchmark label -> the paper's panel title, where they differ.
+
+    Returns
+    -------
+    polars.DataFrame
+        position, benchmark, panel, low and high (start and end, or the range), the panel's
+        tick_min, tick_max and tick_step (null where the paper has no such panel), in_paper and
+        beyond_axis, sorted by position.
+
+    Examples
+    --------
+    >>> import helpers
+    >>> names = {"Total@temp_1.0": "total@temp_1.0", "KACYAN": "KAOYAN"}
+    >>> axes = against_published_axes(helpers.load("training_dynamics"), names)
+    >>> axes.filter("beyond_axis")["benchmark"].to_list()
+    ['Total@temp_1.0', 'AIME2024', 'Chemistry', 'Physics']
+    """
     axes = data.load("published_axes").filter(
         pl.col("document") == "001", pl.col("axis") == "accuracy"
     )
@@ -90,9 +154,29 @@ def against_published_axes(td: pl.DataFrame, aliases: dict[str, str]) -> pl.Data
     )
 
 
-def implied_slopes(td: pl.DataFrame, aliases: dict[str, str]) -> pl.DataFrame:
+def implied_slopes(td: pl.DataFrame) -> pl.DataFrame:
     """Accuracy gained per token from a description's start and end readings, beside the
-    trend slope the paper prints for the same benchmark (Figure 6 legend)."""
+    trend slope the paper prints for the same benchmark (Figure 6 legend).
+
+    Parameters
+    ----------
+    td : polars.DataFrame
+        The `training_dynamics` resource: benchmark, accuracy_start, accuracy_end,
+        token_length_start, token_length_end.
+
+    Returns
+    -------
+    polars.DataFrame
+        benchmark, described (accuracy per token), published (null where the paper prints
+        none) and ratio (published / described, to 2 places): one row per benchmark with a
+        start and an end reading.
+
+    Examples
+    --------
+    >>> import helpers
+    >>> implied_slopes(helpers.load("training_dynamics")).select("benchmark", "ratio").row(0)
+    ('Total@temp_1.0', 3.78)
+    """
     pub = data.load("published_values").filter(
         pl.col("document") == "001", pl.col("metric") == "trend slope"
     )
@@ -123,6 +207,29 @@ def training_run(benchmarks: pl.DataFrame, iterations: Sequence[int], *, seed: i
     tokens_end. The true accuracy and mean length move linearly from start to end; each
     evaluation draws Binomial(n, p) solved problems and the mean of n answer lengths (normal
     approximation with TOKEN_CV).
+
+    Parameters
+    ----------
+    benchmarks : polars.DataFrame
+        One row per benchmark with the columns above (`described_truth` gives them).
+    iterations : sequence of int
+        The evaluated iterations, in order; the first is the start and the last the end.
+    seed : int
+        Seed of numpy's random generator.
+
+    Returns
+    -------
+    polars.DataFrame
+        benchmark, iteration, n, correct, true_accuracy, token_length: one row per benchmark
+        and iteration.
+
+    Examples
+    --------
+    >>> import helpers
+    >>> truth = described_truth(helpers.load("training_dynamics"))
+    >>> run = training_run(truth, list(range(0, 151, 10)), seed=2025)
+    >>> run.height, run.columns
+    (208, ['benchmark', 'iteration', 'n', 'correct', 'true_accuracy', 'token_length'])
     """
     import numpy as np  # loaded to simulate, not by every chart that imports this module
 
@@ -182,7 +289,26 @@ KNOWN_SIZES = ("OMNI-MATH500", "MATH500", "AIME2024", "GPQA")
 def described_truth(td: pl.DataFrame) -> pl.DataFrame:
     """The truth `training_run` simulates from 001's description: accuracy and token length
     moving from each benchmark's start to its end (a stated range counts as its middle), at the
-    sizes in `SIZES`."""
+    sizes in `SIZES`.
+
+    Parameters
+    ----------
+    td : polars.DataFrame
+        The `training_dynamics` resource: benchmark, accuracy_start, accuracy_end,
+        accuracy_min, accuracy_max, token_length_start, token_length_end.
+
+    Returns
+    -------
+    polars.DataFrame
+        benchmark, n_problems, acc_start, acc_end, tokens_start, tokens_end: the input
+        `training_run` takes.
+
+    Examples
+    --------
+    >>> import helpers
+    >>> described_truth(helpers.load("training_dynamics")).row(1)  # a range: its middle
+    ('OMNI-MATH500', 500, 0.55, 0.55, 0, 25000)
+    """
     middle = (pl.col("accuracy_min") + pl.col("accuracy_max")) / 2
     return td.select(
         "benchmark",
@@ -196,7 +322,29 @@ def described_truth(td: pl.DataFrame) -> pl.DataFrame:
 
 def curves_from_counts(df: pl.DataFrame) -> pl.DataFrame:
     """Per-iteration counts (benchmark, iteration, n, correct, token_length) as curves for
-    `charts.training_dynamics`: accuracy with its Wilson 95% interval, and token length."""
+    `charts.training_dynamics`: accuracy with its Wilson 95% interval, and token length.
+
+    Parameters
+    ----------
+    df : polars.DataFrame
+        One row per benchmark and iteration with the columns above (`training_run` gives them).
+
+    Returns
+    -------
+    polars.DataFrame
+        benchmark, iteration, metric ("accuracy" or "token length"), value, lo, hi; accuracy
+        and its bounds to 4 places.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> counts = pl.DataFrame(
+    ...     {"benchmark": "AIME2024", "iteration": [0, 10], "n": 30, "correct": [13, 19],
+    ...      "token_length": [1000, 1500]}
+    ... )
+    >>> curves_from_counts(counts).row(0)
+    ('AIME2024', 0.0, 'accuracy', 0.4333, 0.2738, 0.608)
+    """
     lo, hi = stats.wilson_exprs(pl.col("correct") / pl.col("n"), pl.col("n").cast(pl.Float64))
     with_bounds = df.with_columns(
         accuracy=(pl.col("correct") / pl.col("n")).round(4), lo=lo.round(4), hi=hi.round(4)

@@ -31,7 +31,25 @@ def ordinal(n: int) -> str:
 
 
 def subtitle(lines: str | list[str], notes: Sequence[str]) -> str | list[str]:
-    """A chart's subtitle with the notes of what was left out after it (unchanged without)."""
+    """A chart's subtitle with the notes of what was left out after it (unchanged without).
+
+    Parameters
+    ----------
+    lines : str or list of str
+        The subtitle: one line, or several.
+    notes : sequence of str
+        One note per reduction (`DrawnComparison.notes`, `Fitted.notes`).
+
+    Returns
+    -------
+    str or list of str
+        `lines` itself without notes; else its non-empty lines followed by the notes.
+
+    Examples
+    --------
+    >>> subtitle("simulated", ["24 of 30 benchmarks drawn (the first 24)"])
+    ['simulated', '24 of 30 benchmarks drawn (the first 24)']
+    """
     if not notes:
         return lines
     return [line for line in ([lines] if isinstance(lines, str) else lines) if line] + list(notes)
@@ -162,7 +180,34 @@ def _shortened(problems: pl.DataFrame) -> pl.DataFrame:
 def comparison(c) -> DrawnComparison:
     """A `compare.Comparison`'s frames fitted to what its chart can show: the same benchmarks
     in every part (at most `MAX_PANELS`), curves and differences thinned by step, the flipped
-    problems by rank (ranked by difference, so every n-th keeps the distribution's shape)."""
+    problems by rank (ranked by difference, so every n-th keeps the distribution's shape).
+
+    Parameters
+    ----------
+    c : compare.Comparison
+        Its `differences` need comparison, benchmark and step; its `curves` run, seed,
+        benchmark, kind and step; its `problems` (which may be empty) comparison, benchmark
+        and rank, and at and difference where a panel has too many to draw.
+
+    Returns
+    -------
+    DrawnComparison
+        The fitted curves, differences and problems, the notes for the subtitle, and the
+        flipped problems counted per amount (`flip_counts`) where a panel has more than
+        `MAX_FLIPS_DRAWN` (then `problems` is empty).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from helpers.runs.compare import Comparison
+    >>> steps = pl.DataFrame({"step": range(0, 1000, 2)})  # 500 logged steps
+    >>> curves = steps.with_columns(run=pl.lit("a"), seed=0, benchmark=pl.lit("math"),
+    ...                             kind=pl.lit("mean"))
+    >>> diffs = steps.with_columns(comparison=pl.lit("b vs a"), benchmark=pl.lit("math"))
+    >>> drawn = comparison(Comparison(["a", "b"], "same", curves, diffs, pl.DataFrame()))
+    >>> drawn.curves.height, drawn.notes
+    (168, ['up to 500 steps per line: every 3rd drawn, and the last ...'])
+    """
     shown = panels(c.differences, "benchmark")
     keep = pl.col("benchmark").is_in(shown.order)
     curves = thin(c.curves.filter(keep), "step", ("run", "seed", "benchmark", "kind"))

@@ -14,7 +14,20 @@ from helpers.paths import DATA
 
 def comparison_logs() -> list[tuple[str, Path]]:
     """The simulated pair in `data/examples/compare/` as (run, log) pairs, two seeds per run:
-    what notebook 007 and `compare` are shown on when no run is given."""
+    what notebook 007 and `compare` are shown on when no run is given.
+
+    Returns
+    -------
+    list of (str, Path)
+        The run's name (the file name up to its first "_") and the Parquet log, sorted by
+        file name.
+
+    Examples
+    --------
+    >>> logs = comparison_logs()
+    >>> [run for run, _ in logs], logs[0][1].name
+    (['baseline', 'baseline', 'method', 'method'], 'baseline_seed1.parquet')
+    """
     logs = sorted((DATA / "examples" / "compare").glob("*.parquet"))
     return [(p.stem.split("_")[0], p) for p in logs]
 

@@ -313,7 +313,29 @@ def problem_counts(
 def interval_lines(table: pl.DataFrame) -> list[str]:
     """How wide a 95% interval is on each benchmark (or level, or file) of a summary table that
     `choose.chart_for` returned, at its median accuracy and size, one line each; or why there
-    is none (no per-problem counts, or no benchmark size known)."""
+    is none (no per-problem counts, or no benchmark size known).
+
+    Parameters
+    ----------
+    table : polars.DataFrame
+        A summary with problems and accuracy (or score) per benchmark (or level, or file),
+        rows named "all" left out; or with mean_reward, problems, lo and hi per benchmark.
+
+    Returns
+    -------
+    list of str
+        One line per benchmark, in name order (bootstrap widths in the table's order); or one
+        line saying why there is no interval.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> table = pl.DataFrame(
+    ...     {"benchmark": "MATH500", "step": [0, 10], "accuracy": [0.5, 0.6], "problems": 500}
+    ... )
+    >>> interval_lines(table)
+    ['MATH500: 500 problems, accuracy ~55%, 95% interval +/-4.3 points']
+    """
     if "mean_reward" in table.columns:  # rewards that are not 0/1: the bootstrap's widths
         widths = table.group_by("benchmark", maintain_order=True).agg(
             pl.col("problems").median(), ((pl.col("hi") - pl.col("lo")) / 2).median()
