@@ -121,7 +121,25 @@ def resource(name: str, package: Path = DATAPACKAGE) -> dict[str, Any]:
 
 
 def figure(name: str) -> dict[str, Any]:
-    """What the description says about the figure itself: title, axis titles and ranges."""
+    """What the description says about the figure itself: title, axis titles and ranges.
+
+    Parameters
+    ----------
+    name : str
+        The figure's resource name in `datapackage.json` (as for `load`).
+
+    Returns
+    -------
+    dict
+        The resource's `figure` entry as recorded from its description: `title`, `y_title`
+        and, where stated, `x_title`, axis domains, categories, panels and the layout.
+
+    Examples
+    --------
+    >>> fig = figure("training_dynamics")
+    >>> fig["title"], fig["x_title"]
+    ('Performance vs. Iterations for Various Benchmarks', 'Iterations')
+    """
     return resource(name)["figure"]
 
 
