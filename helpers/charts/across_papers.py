@@ -17,7 +17,27 @@ def across_papers(view: ByPaper) -> alt.VConcatChart:
     """One benchmark's values, one panel per paper (rows sorted within it): colour names the
     paper, shape whether a description read the value off a figure or the paper printed it,
     hollow marks values that are extrapolated or off the paper's axis; lines are Wilson 95%
-    intervals. `view` comes from `across_papers.by_paper`."""
+    intervals.
+
+    Parameters
+    ----------
+    view : ByPaper
+        One benchmark's rows, papers, x domain, size and notes, from
+        `figures.across_papers.by_paper`.
+
+    Returns
+    -------
+    altair.VConcatChart
+        A panel per paper, in the order of `view.papers`, all on the x domain `view.domain`;
+        the notes in the subtitle.
+
+    Examples
+    --------
+    >>> from helpers.figures import across_papers as figures
+    >>> view = figures.by_paper(figures.across_papers(), "MATH500")
+    >>> [panel.title.text for panel in across_papers(view).vconcat]
+    ['Kimi k1.5', 'ReasonFlux-PRM', 'MEL']
+    """
     y = alt.Y("label:N").sort(view.rows["label"].to_list()).title(None).axis(labelLimit=0)
     x = (
         alt.X("value:Q")

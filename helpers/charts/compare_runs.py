@@ -345,8 +345,28 @@ def comparison(
     counts: pl.DataFrame | None = None,
 ) -> alt.VConcatChart:
     """The whole comparison on one page: the runs' curves, the differences with their
-    intervals, and (where the runs share problems) the problems that flipped, one by one or,
-    given `counts` (`drawable.flip_counts`), counted by how much they moved."""
+    intervals, and (where the runs share problems) the problems that flipped.
+
+    Parameters
+    ----------
+    curves, differences, problems, counts : polars.DataFrame
+        From `compare` or `drawable.comparison`; `counts` draws flips counted by how far they moved.
+    runs : sequence of str
+        The runs, baseline first.
+    title, subtitle, columns : str, str or list of str, int
+        The chart's title and subtitle; panels per row in each part.
+
+    Returns
+    -------
+    altair.VConcatChart
+
+    Examples
+    --------
+    >>> from helpers.runs import compare, examples
+    >>> c = compare.compare(examples.comparison_logs())  # notebook 007's simulated pair
+    >>> len(comparison(c.curves, c.differences, c.problems, c.runs, title="t").vconcat)
+    3
+    """
     bands = sorted(set(curves["band"].drop_nulls())) if "band" in curves.columns else []
     # every comparison a mean reward (rewards that are not 0/1): said so on every axis
     rewards = bool(differences.height) and (differences["unit"] == "mean reward").all()

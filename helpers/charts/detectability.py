@@ -22,7 +22,31 @@ def _panel(frame: pl.DataFrame) -> pl.DataFrame:
 
 def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2) -> alt.FacetChart:
     """Power curves from `figures.detectability.power_curves` with the `gaps()` they belong to:
-    one panel per benchmark, colour for the document whose figure shows the difference."""
+    one panel per benchmark, colour for the document whose figure shows the difference.
+
+    Parameters
+    ----------
+    curves : polars.DataFrame
+        Power against difference per comparison, from `figures.detectability.power_curves`.
+    gaps : polars.DataFrame
+        The differences the figures show, from `figures.detectability.gaps`: each drawn as a
+        point on its curve at its size (the signed difference in the tooltip).
+    columns : int
+        Panels per row.
+
+    Returns
+    -------
+    altair.FacetChart
+        A panel per benchmark and size, fewest problems first, with a dashed rule at 80% power.
+
+    Examples
+    --------
+    >>> from helpers.figures import detectability as figures
+    >>> gaps = figures.gaps()
+    >>> chart = detectability(figures.power_curves(gaps), gaps)
+    >>> chart.facet.to_dict()["sort"]  # the panels in order
+    ['AIME2024 (30 problems)', 'AIME24 (30 problems)', 'MATH500 (500 problems)', ...]
+    """
     colour = (
         alt.Color("document:N")
         .title("Figure")

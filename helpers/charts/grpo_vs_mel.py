@@ -131,9 +131,28 @@ def grpo_vs_mel(curves: MethodCurves, *, smoothed: pl.DataFrame | None = None) -
     legend names them), each curve's peak annotated, and the one stated range (GRPO, steps
     60-100) as a shaded box.
 
-    `curves` comes from `grpo_vs_mel.method_curves`; where its points have `lo`, `hi` they are drawn
-    as 95% intervals. `smoothed` (columns method, step, smoothed; `grpo_vs_mel.smooth`) adds
-    dashed smoothed curves.
+    Parameters
+    ----------
+    curves : MethodCurves
+        Points, stated ranges and peaks, from `figures.grpo_vs_mel.method_curves`; where the
+        points have `lo`, `hi` they are drawn as 95% intervals.
+    smoothed : polars.DataFrame, optional
+        Columns method, step, smoothed (`figures.grpo_vs_mel.smooth`): adds dashed smoothed
+        curves.
+
+    Returns
+    -------
+    altair.LayerChart
+        One plot, its layers named; titled as described, or naming the intervals or smoothed
+        curves added.
+
+    Examples
+    --------
+    >>> import helpers
+    >>> from helpers.figures import grpo_vs_mel as figures
+    >>> chart = grpo_vs_mel(figures.method_curves(helpers.load("grpo_vs_mel")))
+    >>> [layer.name for layer in chart.layer]
+    ['stated_ranges', 'lines', 'points', 'peaks', 'stated_range_labels']
     """
     fig = data.figure("grpo_vs_mel")
     points = curves.points.with_columns(reading=reading("grpo_vs_mel", "score"))

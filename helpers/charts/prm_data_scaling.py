@@ -28,8 +28,27 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
     """003: left, accuracy against training samples (log axis), the extrapolated reading hollow
     and dashed; right, accuracy against PRM parameter size. Shapes and colours as described.
 
-    `fit`, if given (columns samples, mean, lo, hi), draws a fitted line with its 95% band in the
-    left panel.
+    Parameters
+    ----------
+    df : polars.DataFrame
+        The 003 readings (`helpers.load("prm_data_scaling")`): panel ("training samples" or
+        "PRM size"), series, x_label, training_samples, accuracy, status ("stated" or
+        "extrapolated"), marker and colour.
+    fit : polars.DataFrame, optional
+        Columns samples, mean, lo, hi (the band `figures.prm_data_scaling.loglinear_band`
+        gives): draws a fitted line with its 95% band in the left panel.
+
+    Returns
+    -------
+    altair.HConcatChart
+        The two panels, each titled with its x axis.
+
+    Examples
+    --------
+    >>> import helpers
+    >>> chart = prm_data_scaling(helpers.load("prm_data_scaling"))
+    >>> [panel.title for panel in chart.hconcat]
+    ['Number of Training Samples', 'Parameter Size of PRMs']
     """
     fig = data.figure("prm_data_scaling")
     # a fit and its band stay inside the plot: the axis reaches as far as they do

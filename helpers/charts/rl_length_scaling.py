@@ -142,7 +142,29 @@ def rl_length_scaling_panel(
 
 def rl_length_scaling(df: pl.DataFrame, **options) -> alt.HConcatChart:
     """000: MATH500 and AIME2024 side by side, accuracy against token length (options as in
-    `rl_length_scaling_panel`)."""
+    `rl_length_scaling_panel`).
+
+    Parameters
+    ----------
+    df : polars.DataFrame
+        The 000 readings (`helpers.load("rl_length_scaling")`): panel, model, group,
+        token_length and accuracy; `lo`, `hi` (from
+        `figures.rl_length_scaling.with_benchmark_intervals`) are drawn as 95% intervals.
+    **options
+        `frontier` and `published`, passed to `rl_length_scaling_panel` for each panel.
+
+    Returns
+    -------
+    altair.HConcatChart
+        The two panels, titled as described, or naming what the intervals and options add.
+
+    Examples
+    --------
+    >>> import helpers
+    >>> chart = rl_length_scaling(helpers.load("rl_length_scaling"))
+    >>> [panel.title.text for panel in chart.hconcat]
+    ['MATH500', 'AIME2024']
+    """
     fig = data.figure("rl_length_scaling")
     panels = [rl_length_scaling_panel(df, p, **options) for p in fig["panels"]]
     added = []

@@ -28,8 +28,27 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
     circles in their described colours; baselines as dashed rules labelled on the left; the
     legend as described (four entries that have no plotted point) beside the plot.
 
-    `gains`, if given (columns model_size, base, step_dpo, mid, gain), draws each Step-DPO gain
-    as a bar from the matching model up or down to its Step-DPO point, labelled in points.
+    Parameters
+    ----------
+    df : polars.DataFrame
+        The 002 readings (`helpers.load("step_dpo_sizing")`): model, kind ("point", "baseline"
+        or "legend only"), model_size, accuracy, marker, colour and annotation.
+    gains : polars.DataFrame, optional
+        Columns model_size, base_model, base, step_dpo, mid, gain
+        (`figures.step_dpo_sizing.step_dpo_gains`): draws each Step-DPO gain as a bar from the
+        matching model up or down to its Step-DPO point, labelled in points.
+
+    Returns
+    -------
+    altair.HConcatChart
+        The legend, then the plot; titled as described, or naming the gains when drawn.
+
+    Examples
+    --------
+    >>> import helpers
+    >>> chart = step_dpo_sizing(helpers.load("step_dpo_sizing"))
+    >>> chart.title.text
+    'Accuracy on the MATH test set'
     """
     fig = data.figure("step_dpo_sizing")
     sizes = fig["x_categories"]

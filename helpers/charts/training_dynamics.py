@@ -70,15 +70,47 @@ def training_dynamics(
     series: tuple[str, str] = ("Performance", "Token Length"),
 ) -> alt.FacetChart:
     """001: one panel per benchmark, accuracy (left axis, blue circles) and token length (right
-    axis, orange squares) against iteration, each panel with its own scales.
+    axis, orange squares) against iteration, each panel with its own scales. The x axis spans
+    the data's steps in every panel, so panels line up.
 
-    `curves` is tidy (see CURVE_COLUMNS): metric is "accuracy" or "token length"; where `lo` and
-    `hi` are set on accuracy rows, a band is drawn (an interval, or a stated range). Domains,
-    if given, are shared by every panel (otherwise each panel fits its own data). With
-    `points` false the lines carry no point marks (long runs, where they merge into a band).
-    `series` names the two lines in the legend (the description's names by default).
-    Panels are `width` px wide; by default as wide as lets `columns` of them fit a notebook's
-    output area (FIT_WIDTH). The x axis spans the data's steps in every panel, so panels line up.
+    Parameters
+    ----------
+    curves : polars.DataFrame
+        Tidy (see CURVE_COLUMNS), e.g. from `figures.training_dynamics.described_curves`:
+        metric is "accuracy" or "token length"; where `lo` and `hi` are set on accuracy rows, a
+        band is drawn (an interval, or a stated range).
+    title, subtitle : str; str or list of str
+        The chart's title and subtitle.
+    columns : int
+        Panels per row.
+    order : sequence of str, optional
+        Benchmarks in panel order (by default as they first appear); any not named come last.
+    x_title, y_title : str
+        Titles of the iteration axis and of accuracy (its axis, when there is no token length,
+        and its tooltip line).
+    accuracy_domain, token_domain : sequence of float, optional
+        Domains shared by every panel (otherwise each panel fits its own data).
+    points : bool
+        Point marks on the lines; false for long runs, where they merge into a band.
+    width : int, optional
+        Panel width in px; by default as wide as lets `columns` of them fit a notebook's output
+        area (FIT_WIDTH).
+    series : tuple of str
+        The two lines' names in the legend (the description's names by default).
+
+    Returns
+    -------
+    altair.FacetChart
+        A panel per benchmark, `columns` to a row, each with its own y scales.
+
+    Examples
+    --------
+    >>> import helpers
+    >>> from helpers.figures import training_dynamics as figures
+    >>> curves = figures.described_curves(helpers.load("training_dynamics"))
+    >>> chart = training_dynamics(curves, title=helpers.figure("training_dynamics")["title"])
+    >>> chart.data["benchmark"].n_unique(), chart.columns  # 13 panels, 4 to a row
+    (13, 4)
     """
     curves = tidy_curves(curves)
     blue, orange = COLOURS["accuracy"], COLOURS["token length"]
@@ -179,7 +211,28 @@ def training_dynamics(
 
 def gain_vs_growth(gg: pl.DataFrame) -> alt.LayerChart:
     """001 analysis: accuracy gain against token-length growth, one labelled point per benchmark
-    whose description gives a start and an end (ranges give no gain)."""
+    whose description gives a start and an end (ranges give no gain).
+
+    Parameters
+    ----------
+    gg : polars.DataFrame
+        Columns benchmark, gain (null where only a range is stated) and token_growth, as
+        `figures.training_dynamics.gain_and_growth` gives.
+
+    Returns
+    -------
+    altair.LayerChart
+        The points and their labels, on axes from 0 reaching at least 32,000 tokens and a gain
+        of 0.25.
+
+    Examples
+    --------
+    >>> import helpers
+    >>> from helpers.figures import training_dynamics as figures
+    >>> chart = gain_vs_growth(figures.gain_and_growth(helpers.load("training_dynamics")))
+    >>> chart.data["benchmark"].to_list()  # the benchmarks with a gain
+    ['Total@temp_1.0', 'MATH500', 'AIME2024', 'GAOKAO', 'KACYAN']
+    """
     pts = gg.filter(pl.col("gain").is_not_null())
     xdom = [0, max(32000, pts["token_growth"].max() * 1.1)]
     ydom = [0, max(0.25, pts["gain"].max() * 1.2)]
