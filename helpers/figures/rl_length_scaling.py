@@ -41,18 +41,16 @@ def per_1k_tokens(df: pl.DataFrame, x: str = "token_length", y: str = "accuracy"
 def steps_along(
     df: pl.DataFrame, label: str = "model", x: str = "token_length", y: str = "accuracy"
 ) -> pl.DataFrame:
-    """Consecutive differences after sorting by x: what each step to a longer variant buys.
+    """Consecutive differences after sorting by `x`: what each step to a longer variant buys
+    in `y`, and what it costs in `x`.
 
     Parameters
     ----------
     df : polars.DataFrame
         One row per variant, with the `label`, `x` and `y` columns.
-    label : str
-        The column naming each row.
-    x : str
-        The column sorted by (ties broken by `y`).
-    y : str
-        The column whose differences are taken.
+    label, x, y : str
+        The columns that name each row, that rows are sorted by (ties broken by `y`), and
+        whose differences are taken.
 
     Returns
     -------
@@ -209,7 +207,9 @@ def frontiers(
     Parameters
     ----------
     df : polars.DataFrame
-        One row per model, with `model`, the `by` group and the `cost` and `value` columns.
+        One row per model, with `model` and the three columns named next.
+    cost, value, by : str
+        The columns to keep low, to keep high, and to group by.
 
     Returns
     -------

@@ -122,10 +122,8 @@ def mcnemar_exact_p(only_b: int, only_a: int) -> float:
 
     Parameters
     ----------
-    only_b : int
-        Problems only run b answered correctly (a count).
-    only_a : int
-        Problems only run a answered correctly (a count).
+    only_b, only_a : int
+        Problems only run b, and only run a, answered correctly (as `mcnemar_score_p`).
 
     Returns
     -------
@@ -135,8 +133,8 @@ def mcnemar_exact_p(only_b: int, only_a: int) -> float:
 
     Examples
     --------
-    >>> round(mcnemar_exact_p(10, 3), 4)  # 10 problems flipped one way, 3 the other
-    0.0923
+    >>> round(mcnemar_exact_p(10, 3), 4), round(mcnemar_score_p(10, 3), 4)  # 10 flips vs 3
+    (0.0923, 0.0522)
     """
     from scipy.special import bdtr  # the binomial distribution function
 
