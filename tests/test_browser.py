@@ -198,10 +198,14 @@ def lab_page(browser, lab):
     )
     page.on("pageerror", lambda e: said.append(f"page error: {e}"))
     page.goto(f"{base}/lab/workspaces/tests-{secrets.token_hex(4)}?reset&token={token}")
-    page.wait_for_function("() => window.jupyterapp !== undefined")
-    page.evaluate("() => window.jupyterapp.restored.then(() => true)")
+    page.wait_for_function("() => window.jupyterapp !== undefined", timeout=240_000)
+    page.evaluate("() => { window.jupyterapp.restored.then(() => { window.restored = true; }); }")
+    page.wait_for_function("() => window.restored === true", timeout=240_000)
     yield page, said
+    page.evaluate("() => 0")  # the console's last messages reach `said`
+    late = list(said)
     page.close()
+    assert late == [], f"said after the last notebook was checked: {late}"
 
 
 @pytest.mark.parametrize("nb", NOTEBOOK_FILES, ids=[n.stem for n in NOTEBOOK_FILES])
@@ -215,7 +219,10 @@ def test_every_chart_draws_in_jupyterlab(lab_page, nb):
     page, said = lab_page
     expected = _chart_outputs(nb)
     assert expected >= 1
-    try:  # (what loading JupyterLab said is the first notebook's)
+    earlier = list(said)  # a kernel connects after its charts are drawn, during the next test
+    said.clear()
+    assert earlier == [], f"said while JupyterLab loaded, or after the notebook before: {earlier}"
+    try:
         page.evaluate(
             "(path) => window.jupyterapp.commands.execute('docmanager:open', {path}).then(() => true)",
             nb.name,
@@ -261,12 +268,23 @@ def _offline_page(browser) -> tuple[Page, list[str], list[str]]:
         if r.request.url.startswith(("file:", "data:", "blob:")):
             r.continue_()
         else:
-            blocked.append(r.request.url)
+            try:
+                origin = r.request.frame.url
+            except Exception:  # noqa: BLE001 - a request no frame made (a worker's): no page to name
+                origin = "no frame"
+            blocked.append(f"{r.request.url} (from {origin})")
             r.abort()
 
     context.route("**/*", route)
     page = context.new_page()
-    page.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
+    page.on(  # each message with the page it came from (pages may be opened one after another)
+        "console",
+        lambda m: (
+            errors.append(f"{m.location.get('url')}: {m.text}")
+            if m.type in ("error", "warning")
+            else None
+        ),
+    )
     return page, blocked, errors
 
 

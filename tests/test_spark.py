@@ -88,8 +88,10 @@ def by_hand(df: pl.DataFrame) -> dict[tuple, dict]:
 
 @pytest.fixture(scope="module")
 def spark_session():
-    with pytest.MonkeyPatch.context() as mp:  # read when the JVM starts (and by CLI children)
-        mp.setenv("SPARK_SUBMIT_OPTS", f"{os.environ.get('SPARK_SUBMIT_OPTS', '')} {QUICK_JVM}")
+    with pytest.MonkeyPatch.context() as mp:  # read when the session's JVM starts
+        own = os.environ.get("SPARK_SUBMIT_OPTS", "")
+        quick = [f for f in QUICK_JVM.split() if not (f.endswith("GC") and "GC" in own)]
+        mp.setenv("SPARK_SUBMIT_OPTS", " ".join([own, *quick]).strip())  # a GC of yours stays
         session = spark.session()
         yield session
 
