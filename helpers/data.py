@@ -132,7 +132,8 @@ def figure(name: str) -> dict[str, Any]:
     -------
     dict
         The resource's `figure` entry as recorded from its description: `title`, `y_title`
-        and, where stated, `x_title`, axis domains, categories, panels and the layout.
+        and, where stated, `x_title`, a second axis (`y2_title`), axis domains, categories,
+        panels and the layout.
 
     Examples
     --------

@@ -349,8 +349,8 @@ def comparison(
 
     Parameters
     ----------
-    curves, differences, problems, counts : polars.DataFrame
-        From `compare` or `drawable.comparison`; `counts` draws flips counted by how far they moved.
+    curves, differences, problems, counts : polars.DataFrame (counts optional)
+        From `compare` or `drawable.comparison`; `counts` (`flip_counts`) counts flips by move.
     runs : sequence of str
         The runs, baseline first.
     title, subtitle, columns : str, str or list of str, int

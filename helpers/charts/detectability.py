@@ -88,7 +88,7 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
         ],
         how="diagonal_relaxed",
     )  # fmt: skip
-    order = list(dict.fromkeys(rows.sort("problems")["panel"]))
+    order = list(dict.fromkeys(rows.sort("problems", maintain_order=True)["panel"]))
     return (
         alt.layer(lines, threshold, points, data=rows)
         .properties(width=300, height=200)

@@ -214,7 +214,8 @@ def frontiers(
     Returns
     -------
     polars.DataFrame
-        The models no other model beats on both, per group, cheapest first.
+        Per group, cheapest first, the models no other model matches or beats on both cost and
+        value while beating them on one.
 
     Examples
     --------
@@ -250,8 +251,8 @@ def published_points(df: pl.DataFrame) -> pl.DataFrame:
     --------
     >>> import helpers
     >>> points = published_points(helpers.load("rl_length_scaling"))
-    >>> points.height, points.row(0)
-    (10, ('MATH500', 'k1.5-shortest', 650, 88.2, 'Section 3.4'))
+    >>> points.height, points.sort("panel", "model").row(0)
+    (10, ('AIME2024', 'Claude-3.5-Sonnet-1022', 900, 16.0, 'Table 3'))
     """
     published = data.load("published_values").filter(
         pl.col("document") == "000", pl.col("matches").is_not_null(), metric="accuracy"
@@ -259,7 +260,7 @@ def published_points(df: pl.DataFrame) -> pl.DataFrame:
     drawn = df.select(
         pl.col("model").alias("matches"), pl.col("panel").alias("benchmark"), "token_length"
     )
-    return published.join(drawn, on=["matches", "benchmark"]).select(
+    return published.join(drawn, on=["matches", "benchmark"], maintain_order="right").select(
         pl.col("benchmark").alias("panel"),
         "model",
         "token_length",

@@ -73,8 +73,9 @@ def gain_and_growth(td: pl.DataFrame) -> pl.DataFrame:
     Returns
     -------
     polars.DataFrame
-        position, benchmark, accuracy_shape, gain, range_width, token_growth, gain_rank and
-        growth_rank (1 the largest; null where there is no gain), sorted by position.
+        position, benchmark, accuracy_shape, gain, range_width, token_growth, gain_rank (1 the
+        largest; null where there is no gain) and growth_rank (1 the largest, every benchmark),
+        sorted by position.
 
     Examples
     --------

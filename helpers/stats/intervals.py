@@ -154,8 +154,9 @@ def distinguishable(p1: float, p2: float, n: int, z: float = Z95) -> bool:
     Returns
     -------
     bool
-        True when |p1 - p2| is more than `z` standard errors, the standard error taken at the
-        mean of p1 and p2; False when that error is 0 (both at 0 or both at 1).
+        True when |p1 - p2| is more than `z` standard errors of the difference,
+        sqrt(2 p (1 - p) / n) at p the mean of p1 and p2; False when that error is 0 (both at 0
+        or both at 1).
 
     Examples
     --------
