@@ -4,6 +4,7 @@ problem, rewards); the power of a given difference, and the problems a differenc
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import TYPE_CHECKING
 
@@ -329,20 +330,20 @@ def paired_t_solve(
         return paired_t_power(n, sd, d, seeds=seeds, seed_sd=seed_sd, alpha=alpha) >= power
 
     if problems is not None:
-        low, high = _doubled(lambda d: reached(problems, d), 0.0, 1.0)
-        return _smallest(lambda d: reached(problems, d), low, high, 1e-6)
+        detects = functools.partial(reached, problems)  # of a difference, at these problems
+        return _smallest(detects, *_doubled(detects, 0.0, 1.0), 1e-6)
     d = abs(difference)
     if d == 0:
         return None
     za, zb = _normal_quantile(1 - alpha / 2), _normal_quantile(power)
     if seed_sd > 0 and (za + zb) * math.sqrt(2 * seed_sd**2 / seeds) >= d:
         return None  # even infinitely many problems leave the seeds' variance
-    bracket = _doubled(lambda n: reached(n, d), 1, 2, limit=10**9)
-    return (
-        None
-        if bracket is None
-        else int(_smallest(lambda n: reached(n, d), *bracket, 1, whole=True))
-    )
+
+    def enough(n: int) -> bool:
+        return reached(n, d)
+
+    bracket = _doubled(enough, 1, 2, limit=10**9)
+    return None if bracket is None else int(_smallest(enough, *bracket, 1, whole=True))
 
 
 def _doubled(reached, low, high, limit: float = math.inf):
