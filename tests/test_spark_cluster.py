@@ -1,5 +1,5 @@
-"""Spark on a real cluster, on loopback only: a standalone master with one worker and Spark
-Connect servers, started from the installed pyspark (its spark-class and spark-submit, its
+"""Spark on a real cluster, on loopback only: a standalone master with one worker and a Spark
+Connect server, started from the installed pyspark (its spark-class and spark-submit, its
 bundled Connect jar). Through the master and through Connect, `plot` and `compare` write the
 bytes polars writes; what goes wrong (a missing path, a filesystem pip's pyspark lacks, the
 driver's result limit, no free cores, a closed port) is one error line; every process the
@@ -82,7 +82,7 @@ class Cluster:
         }
         (conf / "spark-defaults.conf").write_text(f"spark.executor.extraJavaOptions {QUICK_JVM}\n")
         self.master_port, self.master_ui = free_port(), free_port()
-        self.connect_port, self.starved_port = free_port(), free_port()
+        self.connect_port = free_port()
         self.master = f"spark://127.0.0.1:{self.master_port}"
 
     def start(self, name: str, *args: str) -> None:
@@ -100,6 +100,13 @@ class Cluster:
         confs = [a for s in settings for a in ("--conf", s)]
         self.start(name, str(HOME / "bin" / "spark-submit"), "--class", CONNECT, "--name", name,
                    "--master", self.master, *confs, "spark-internal")  # fmt: skip
+
+    def start_worker(self) -> None:
+        """One worker with two cores, registered with the master."""
+        self.start("worker", str(HOME / "bin" / "spark-class"), "org.apache.spark.deploy.worker.Worker",
+                   "--host", "127.0.0.1", "--cores", "2", "--memory", "2g", "--webui-port",
+                   str(free_port()), "--work-dir", str(self.folder / "work"), self.master)  # fmt: skip
+        self.wait_for("the worker", lambda: self.state()["aliveworkers"] == 1)
 
     def state(self) -> dict:
         url = f"http://127.0.0.1:{self.master_ui}/json/"
@@ -128,25 +135,18 @@ class Cluster:
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
-    """A master, one worker with two cores, a Connect server holding one of them, and a second
-    Connect server that asks for more cores per executor than the worker has (so it never gets
-    one): all on 127.0.0.1 at free ports, logs and work files in a temporary folder."""
+    """A master and a Connect server that may hold one core, all on 127.0.0.1 at free ports,
+    logs and work files in a temporary folder. No worker yet: until `start_worker` gives the
+    cluster one (two cores), every application waits for an executor."""
     c = Cluster(tmp_path_factory.mktemp("cluster"))
     try:
         c.start("master", str(HOME / "bin" / "spark-class"), "org.apache.spark.deploy.master.Master",
                 "--host", "127.0.0.1", "--port", str(c.master_port), "--webui-port", str(c.master_ui))  # fmt: skip
         c.wait_for("the master", lambda: _listening(c.master_port))
-        c.start("worker", str(HOME / "bin" / "spark-class"), "org.apache.spark.deploy.worker.Worker",
-                "--host", "127.0.0.1", "--cores", "2", "--memory", "2g", "--webui-port",
-                str(free_port()), "--work-dir", str(c.folder / "work"), c.master)  # fmt: skip
         c.connect_server(
             "connect", c.connect_port, "spark.cores.max=1", "spark.executor.memory=512m"
         )
-        c.connect_server("coreless", c.starved_port, "spark.executor.cores=4")
-        c.wait_for("the worker", lambda: c.state()["aliveworkers"] == 1)
-        c.wait_for(
-            "the Connect servers", lambda: all(map(_listening, (c.connect_port, c.starved_port)))
-        )
+        c.wait_for("the Connect server", lambda: _listening(c.connect_port))
         yield c
     finally:
         c.stop()
@@ -222,23 +222,22 @@ POLARS = {
 
 @pytest.fixture(scope="module")
 def runs(cluster, logs, tmp_path_factory):
-    """Four processes at once, each with the paths relative to the logs' folder as a user types
-    them: the commands through the master (with a spark-defaults.conf of the user's that sets
-    the driver's result limit to 256 kB), the same through Connect, and a plot through each
-    that finds no free cores (through the master, executors asking for more cores than the
-    worker has; through Connect, the server that never got one). Returns, by mode, each
-    command's exit code, stderr and time."""
+    """Four processes, each with the paths relative to the logs' folder as a user types them:
+    first, a plot through each way in that finds no free cores (through the master, executors
+    asking for more cores than the worker will have; through Connect, before the cluster has a
+    worker); then, once the worker is there, the commands through the master (with a
+    spark-defaults.conf of the user's that sets the driver's result limit to 256 kB) and the
+    same through Connect, at once. Returns, by mode, each command's exit code, stderr and time."""
     client = tmp_path_factory.mktemp("client-conf")
     (client / "spark-defaults.conf").write_text(
         f"spark.driver.maxResultSize  256k\nspark.executor.extraJavaOptions {QUICK_JVM}\n"
     )
     remote = f"sc://127.0.0.1:{cluster.connect_port}"
-    starved = f"sc://127.0.0.1:{cluster.starved_port}"
     envs = {
         "master": {**cluster.env, "SPARK_CONF_DIR": str(client), "SPARK_MASTER": cluster.master},
         "connect": {**cluster.env, "SPARK_REMOTE": remote},
         "starved master": {**cluster.env, "SPARK_MASTER": cluster.master},
-        "starved connect": {**cluster.env, "SPARK_REMOTE": starved},
+        "starved connect": {**cluster.env, "SPARK_REMOTE": remote},
     }
     for env in envs.values():
         del env["SPARK_HOME"]  # the CLI finds pip's Spark itself, as a user's does
@@ -259,7 +258,10 @@ def runs(cluster, logs, tmp_path_factory):
     ]  # fmt: skip
     cases["starved connect"] = [["plot", "a", "-o", "starved.csv", *spark, *wait]]
     with ThreadPoolExecutor(len(cases)) as pool:
-        done = {m: pool.submit(_run, cases[m], envs[m], logs) for m in cases}
+        done = {m: pool.submit(_run, cases[m], envs[m], logs) for m in cases if "starved" in m}
+        done["starved connect"].result()  # the Connect server gets its executor only after this
+        cluster.start_worker()
+        done |= {m: pool.submit(_run, cases[m], envs[m], logs) for m in cases if m not in done}
         return {m: d.result() for m, d in done.items()}
 
 
@@ -329,7 +331,7 @@ def test_no_free_cores_is_one_line_after_the_stated_wait(runs, cluster, logs, mo
     [(code, said, seconds)] = runs[f"starved {mode}"]
     named = {
         "master": f"SPARK_MASTER={cluster.master}",
-        "connect": f"SPARK_REMOTE=sc://127.0.0.1:{cluster.starved_port}",
+        "connect": f"SPARK_REMOTE=sc://127.0.0.1:{cluster.connect_port}",
     }[mode]
     assert code == 2 and len(said) == 1, said
     assert said[0].startswith(
