@@ -132,6 +132,22 @@ def save(spec: dict, path: str | Path, appendix: str = "", *, ppi: float = PPI) 
     raise ValueError(f"{path}: the output must end in one of {', '.join(FORMATS)}")
 
 
+def save_each_format(spec: dict, base: Path) -> list[Path]:
+    """The spec written as `base` with each suffix of FORMATS (PNG, SVG, HTML). Vega lays the
+    chart out once: the PNG is the SVG rasterised (at PPI), byte for byte the PNG `save` draws
+    from the spec, for about 0.15 s less a chart."""
+    svg = vlc.vegalite_to_svg(spec)
+    pictures = {".svg": svg.encode("utf-8"), ".png": vlc.svg_to_png(svg, scale=1.0, ppi=PPI)}
+    out = []
+    for suffix in FORMATS:
+        path = base.with_name(base.name + suffix)
+        if suffix in pictures:
+            out.append(write_bytes_atomic(path, pictures[suffix]))
+        else:
+            out.append(write_text_atomic(path, to_html(spec)))
+    return out
+
+
 class RenderProcess:
     """A PNG or SVG drawn by `render_process` in a process of its own, started before the
     spec is built, so that vl-convert's engine starts while this process builds the chart
