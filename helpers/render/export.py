@@ -190,12 +190,17 @@ class RenderProcess:
 # ---- notebook outputs ----------------------------------------------------------------------------
 
 
+def notebook_spec(spec: dict[str, Any]) -> dict[str, Any]:
+    """The spec as a notebook stores it: labelled for the Vega-Lite JupyterLab bundles."""
+    return {**spec, "$schema": JUPYTERLAB_SCHEMA}
+
+
 def mimebundle(spec: dict[str, Any]) -> dict[str, Any]:
     """The outputs a notebook stores for one chart: Vega-Lite spec, PNG and plain text."""
     png = small_png(vlc.vegalite_to_png(spec, scale=1.0))
     title = spec_title(spec)
     return {
-        VEGALITE_MIME: {**spec, "$schema": JUPYTERLAB_SCHEMA},
+        VEGALITE_MIME: notebook_spec(spec),
         "image/png": base64.b64encode(png).decode("ascii"),
         "text/plain": f"<Vega-Lite chart: {title or 'untitled'}>",
     }
