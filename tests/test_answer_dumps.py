@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -365,6 +366,14 @@ def _areal_eval(folder, version, right, first_task, n=2, reward=(1.0, 0.0)):
         path.write_text("\n".join(lines) + "\n")
 
 
+def _plotted_and_compared(tmp_path, a: Path, b: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """`plot a` (by step) and `compare a=... b=...` written as CSV and read back."""
+    plotted, compared = tmp_path / "a.csv", tmp_path / "d.csv"
+    assert main(["plot", str(a), "-o", str(plotted)]) == 0
+    assert main(["compare", f"a={a}", f"b={b}", "-o", str(compared)]) == 0
+    return pl.read_csv(plotted).sort("step"), pl.read_csv(compared)
+
+
 def test_areal_eval_rollouts_by_version_paired_across_task_ids(tmp_path, capsys):
     """The version folder is the step; a problem keeps its prompt while its task id changes
     from one evaluation to the next, so the steps of two runs pair problem by problem; the
@@ -375,9 +384,7 @@ def test_areal_eval_rollouts_by_version_paired_across_task_ids(tmp_path, capsys)
     _areal_eval(base, 10, [2] * 5 + [0] * 5, first_task=10)
     _areal_eval(new, 10, [2] * 8 + [0] * 2, first_task=37)
     assert detect(base / "5" / "0.jsonl") == "areal-rollouts"
-    out = tmp_path / "a.csv"
-    assert main(["plot", str(base), "-o", str(out)]) == 0
-    table = pl.read_csv(out).sort("step")
+    table, compared = _plotted_and_compared(tmp_path, base, new)
     assert table.select("step", "benchmark", "problems").rows() == [
         (5, "validation", 10),
         (10, "validation", 10),
@@ -386,9 +393,6 @@ def test_areal_eval_rollouts_by_version_paired_across_task_ids(tmp_path, capsys)
     # lengths: sample j of problem i is 3j + i tokens long
     mean = sum(3 * j + i for i in range(PROBLEMS) for j in range(2)) / 20
     assert table["mean_tokens"].to_list() == pytest.approx([mean, mean])
-    d = tmp_path / "d.csv"
-    assert main(["compare", f"a={base}", f"b={new}", "-o", str(d)]) == 0
-    compared = pl.read_csv(d)
     assert compared["step"].to_list() == [10] and compared["problems"].to_list() == [10]
     assert compared["difference"][0] == pytest.approx(0.8 - 0.5)
 
@@ -476,20 +480,16 @@ def test_prime_rl_eval_traces_per_step_read_once_and_compared(tmp_path, capsys):
     assert detect(base / "rollouts" / "step_1" / "eval" / "all" / "traces.jsonl") == (
         "prime-rl-traces"
     )
-    out = tmp_path / "a.csv"
-    assert main(["plot", str(base / "rollouts"), "-o", str(out)]) == 0
-    table = pl.read_csv(out).sort("step")
+    table, compared = _plotted_and_compared(tmp_path, base / "rollouts", new / "rollouts")
     assert table.select("step", "benchmark", "problems").rows() == [
         (1, "gsm8k", 10),
         (50, "gsm8k", 10),
     ]
     assert table["accuracy"].to_list() == pytest.approx([sum(right) / 20, 0.6])
     assert table["mean_tokens"].to_list() == pytest.approx([4.5, 4.5])  # 4 and 5 tokens
+    capsys.readouterr()
     assert main(["inspect", str(base / "rollouts")]) == 0
     assert "left out 4 traces file(s)" in capsys.readouterr().out
-    d = tmp_path / "d.csv"
-    assert main(["compare", f"a={base / 'rollouts'}", f"b={new / 'rollouts'}", "-o", str(d)]) == 0
-    compared = pl.read_csv(d)
     assert compared["step"].to_list() == [50] and compared["problems"].to_list() == [10]
     assert compared["difference"][0] == pytest.approx(0.9 - 0.6)
 

@@ -32,6 +32,7 @@ import json
 import math
 import numbers
 import pprint
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -429,14 +430,19 @@ def test_a_log_with_no_step_line_is_not_taken_for_one(tmp_path):
 # ---- key names of the frameworks logged through W&B or TensorBoard ---------------------------
 
 
+def _export(tmp_path, name: str, columns: dict[str, list]) -> Path:
+    """A W&B export (CSV) of these columns, as a framework's keys name them."""
+    path = tmp_path / name
+    pl.DataFrame(columns).write_csv(path)
+    return path
+
+
 def test_verl_reward_is_not_an_accuracy(tmp_path):
     """Where verl's reward function returns no `acc`, val-core holds reward/mean@k: a reward,
     read as an accuracy only when asked."""
-    path = tmp_path / "verl.csv"
     key = f"val-core/{GSM8K}/reward/mean@1"
-    pl.DataFrame(
-        {"step": [0, 5], key: [0.5, 0.75], "response_length/mean": [300.0, 320.0]}
-    ).write_csv(path)
+    columns = {"step": [0, 5], key: [0.5, 0.75], "response_length/mean": [300.0, 320.0]}
+    path = _export(tmp_path, "verl.csv", columns)
     run = readers.load(path)
     assert run.scores is None and run.tokens["tokens"].to_list() == [300.0, 320.0]
     assert any("a reward, not an accuracy" in n and key in n for n in run.notes)
@@ -448,8 +454,9 @@ def test_openrlhf_names(tmp_path):
     """OpenRLHF's evaluation (openrlhf/trainer/ppo_trainer.py at 3c3be623): `eval_<ds>_pass1`
     (the mean over its samples), `eval_<ds>_pass<k>`, `eval_<ds>_response_length_mean`,
     logged to W&B under `eval/`."""
-    path = tmp_path / "openrlhf.csv"
-    pl.DataFrame(
+    path = _export(
+        tmp_path,
+        "openrlhf.csv",
         {
             "_step": [0, 1],
             "eval/global_step": [0, 10],
@@ -457,8 +464,8 @@ def test_openrlhf_names(tmp_path):
             "eval/eval_aime24_pass8": [0.4, 0.5],
             "eval/eval_aime24_response_length_mean": [5000.5, 4000.0],
             "eval/eval_response_length_mean": [5000.5, 4000.0],
-        }
-    ).write_csv(path)
+        },
+    )
     run = readers.load(path)
     assert _scores(run) == [(0, "aime24", 0.2), (1, "aime24", 0.3)]
     assert run.scores["problems"].to_list() == [30, 30]  # AIME24's size, known
@@ -472,16 +479,9 @@ def test_openrlhf_names(tmp_path):
 def test_nemo_rl_names(tmp_path):
     """NeMo-RL's validation (nemo_rl/algorithms/grpo.py at 7ea279ab, logged with prefix
     `validation`): `accuracy` the mean reward, `avg_length` the mean generated tokens."""
-    path = tmp_path / "nemo.csv"
-    pl.DataFrame(
-        {
-            "step": [0, 10],
-            "validation/accuracy": [0.5, 0.625],
-            "validation/avg_length": [300.0, 320.5],
-            "validation/pass_k": [0.7, 0.8],
-        }
-    ).write_csv(path)
-    run = readers.load(path)
+    logged = {"step": [0, 10], "validation/accuracy": [0.5, 0.625]}
+    logged |= {"validation/avg_length": [300.0, 320.5], "validation/pass_k": [0.7, 0.8]}
+    run = readers.load(_export(tmp_path, "nemo.csv", logged))
     assert _scores(run) == [(0, "validation/accuracy", 0.5), (10, "validation/accuracy", 0.625)]
     assert run.tokens["tokens"].to_list() == [300.0, 320.5]
     assert any("pass@k" in n and "validation/pass_k" in n for n in run.notes)
