@@ -27,3 +27,25 @@ def test_docstring_examples_run():
             failed.append(name)
     assert failed == []
     assert attempted >= 10  # the examples above exist: a docstring losing one is noticed
+
+
+def test_the_readme_map_names_every_module_and_only_what_exists():
+    """README's "What is where" names each module of the package (by path, or by file name in
+    its folder's row) and every path it names is in the tree."""
+    import re
+
+    from helpers.paths import ROOT
+
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## What is where", 1)[1].split("\n## ", 1)[0]
+    unnamed = [
+        str(p.relative_to(ROOT))
+        for p in sorted((ROOT / "helpers").rglob("*.py"))
+        if p.name != "__init__.py"
+        and str(p.relative_to(ROOT)) not in section
+        and f"`{p.name}`" not in section
+    ]
+    assert unnamed == []
+    named = re.findall(r"`((?:helpers|tests|benchmarks|notebooks|data)/[\w./-]*)`", section)
+    assert len(named) > 10
+    assert [n for n in named if not (ROOT / n).exists()] == []
