@@ -43,8 +43,10 @@ def defer_iri_grammar() -> None:
     nothing where jsonschema is already imported or the package is not installed."""
     if "jsonschema" in sys.modules or NAME in sys.modules:
         return
-    if importlib.util.find_spec(NAME) is None:
+    spec = importlib.util.find_spec(NAME)
+    if spec is None:
         return
     stand_in = _Deferred(NAME, "deferred: loads on first use (helpers.render.lazy)")
+    stand_in.__spec__ = spec  # importlib.util.find_spec still finds the installed package
     stand_in.is_valid_syntax = _is_valid_syntax
     sys.modules[NAME] = stand_in

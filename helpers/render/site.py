@@ -1,3 +1,4 @@
+# ruff: noqa: E402 - altair and nbformat are imported after the IRI grammar is deferred
 """The static report: site/index.html, one page per notebook, every figure as PNG, SVG and
 self-contained interactive HTML. Nothing in it loads from the network.
 
@@ -14,6 +15,10 @@ import shutil
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+
+from helpers.render.lazy import defer_iri_grammar
+
+defer_iri_grammar()  # before altair imports jsonschema: start-up only, no behaviour change
 
 import altair as alt
 import nbformat
