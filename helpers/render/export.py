@@ -137,15 +137,12 @@ def save_each_format(spec: dict, base: Path) -> list[Path]:
     chart out once: the PNG is the SVG rasterised (at PPI), byte for byte the PNG `save` draws
     from the spec, for about 0.15 s less a chart."""
     svg = vlc.vegalite_to_svg(spec)
-    pictures = {".svg": svg.encode("utf-8"), ".png": vlc.svg_to_png(svg, scale=1.0, ppi=PPI)}
-    out = []
-    for suffix in FORMATS:
-        path = base.with_name(base.name + suffix)
-        if suffix in pictures:
-            out.append(write_bytes_atomic(path, pictures[suffix]))
-        else:
-            out.append(write_text_atomic(path, to_html(spec)))
-    return out
+    drawn = {".svg": svg.encode("utf-8"), ".png": vlc.svg_to_png(svg, scale=1.0, ppi=PPI)}
+    paths = [base.with_name(base.name + suffix) for suffix in FORMATS]
+    return [
+        write_bytes_atomic(p, drawn[p.suffix]) if p.suffix in drawn else save(spec, p)
+        for p in paths
+    ]
 
 
 class RenderProcess:
