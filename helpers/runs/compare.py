@@ -164,17 +164,19 @@ def _read(
     """Per-problem counts (run, seed, benchmark, step, problem_id, n, c) from per-sample logs,
     scores (run, seed, benchmark, step, score) from score-only logs, and per run the files of
     its first seed that hold problem texts (`Loaded.texts`)."""
-    per_problem, scores, texts = [], [], {}
-    for name, seed, path in entries:
+    per_problem, scores, texts = {}, [], {}
+    counted = summarise.problem_counts(
+        [p for _, _, p in entries], benchmarks, options, engine=engine
+    )
+    for (name, seed, path), (counts, loaded) in zip(entries, counted, strict=True):
         tag = {"run": pl.lit(name), "seed": pl.lit(seed, pl.Int64)}
-        counts, loaded = summarise.problem_counts(path, benchmarks, options, engine=engine)
         if engine == "spark":
             spark.collected(name, counts)
         if loaded is not None and name not in texts:
             texts[name] = loaded.texts
         if counts is not None:
             extra = [c for c in ("reward", "partial") if c in counts.columns]
-            per_problem.append(
+            per_problem[name, seed] = (
                 counts.select(**tag, benchmark="benchmark", step="step", problem_id="problem_id")
                 .with_columns(counts.select("n", "c", *extra))
                 .with_columns(pl.col("problem_id").cast(pl.String))
@@ -188,13 +190,13 @@ def _read(
             scores.append(
                 s.select(**tag, benchmark="benchmark", step="step", score="score", n="problems")
             )
-    # sorted: group-by order is not stable, and every number and chart must be
-    # a run with rewards beside runs without: their columns null there
-    how = "vertical" if len({tuple(f.columns) for f in per_problem}) < 2 else "diagonal_relaxed"
+    # sorted: group-by order is not stable, and every number and chart must be; each run's
+    # counts come in order of benchmark, step and problem, so the runs are put in order of
+    # name and seed. A run with rewards beside runs without: their columns null there
+    pieces = [per_problem[key] for key in sorted(per_problem)]
+    how = "vertical" if len({tuple(f.columns) for f in pieces}) < 2 else "diagonal_relaxed"
     return (
-        pl.concat(per_problem, how=how).sort(*KEYS, "problem_id", nulls_last=True)
-        if per_problem
-        else None,
+        pl.concat(pieces, how=how) if pieces else None,
         pl.concat(scores).sort(*KEYS, nulls_last=True) if scores else None,
         texts,
     )
@@ -248,8 +250,9 @@ def compare(
     per_problem, scores, texts = _read(entries, benchmarks, options, engine)
     per_problem = checkpoints.at_pins(per_problem, pins, first_path)
     scores = checkpoints.at_pins(scores, pins, first_path)
-    sample_runs = set(per_problem["run"]) if per_problem is not None else set()
-    score_runs = set(scores["run"]) if scores is not None else set()
+    # (the distinct names: a set of the column itself walked its 0.1M rows in Python)
+    sample_runs = set(per_problem["run"].unique()) if per_problem is not None else set()
+    score_runs = set(scores["run"].unique()) if scores is not None else set()
     mixed = sample_runs & score_runs
     if mixed:
         run = sorted(mixed)[0]

@@ -4,7 +4,6 @@ of `compare`'s differences table."""
 
 from __future__ import annotations
 
-import numpy as np
 import polars as pl
 
 from helpers import stats
@@ -77,8 +76,8 @@ def paired_row(
             unpaired_hi=unpaired.hi,
         )
         return row, both.with_columns(difference=pl.lit(None, pl.Float64))
-    xa, xb = both["accuracy_a"].to_numpy(), both["accuracy_b"].to_numpy()
-    paired = _paired_numbers(row, xa, xb, reward)
+    summary = _summaries(both.with_columns(pair=pl.lit(0)))
+    paired = _paired_numbers(row, summary.row(0, named=True), both if reward else None)
     seeds = [rows["seed"].n_unique() for rows in (a_rows, b_rows)]
     row.update(seeds_a=seeds[0], seeds_b=seeds[1])
     if min(seeds) < 2:  # no spread between seeds to measure on a side with one
@@ -96,20 +95,68 @@ def paired_row(
         row.update(seed_lo=seed_bounds[0], seed_hi=seed_bounds[1])
         # the difference's variance from training (seeds differ on the same problems) and
         # from which problems the benchmark drew (the paired interval's width)
-        row["seed_variance"] = sum(float(np.var(acc, ddof=1)) / len(acc) for acc in seed_acc)
+        row["seed_variance"] = sum(stats.sample_summary(acc).var / len(acc) for acc in seed_acc)
         if paired.lo is not None:
             row["problem_variance"] = ((paired.hi - paired.lo) / (2 * stats.Z95)) ** 2
     return row, both.with_columns(difference=pl.col("accuracy_b") - pl.col("accuracy_a"))
 
 
-def _paired_numbers(row: dict, xa, xb, reward: bool) -> stats.Difference:
-    """Fill `row` with the paired and unpaired comparison of two runs' per-problem values on
-    the problems they share (`xa[i]`, `xb[i]`: problem i), and return the paired one."""
-    paired = (stats.paired_bootstrap if reward else stats.paired_difference)(xa, xb)
-    unpaired = stats.unpaired_difference(xa, xb)
+def _summaries(both: pl.DataFrame) -> pl.DataFrame:
+    """Per pair of steps (`pair`) of `both` (each shared problem's accuracy_a and accuracy_b):
+    what the paired and unpaired comparisons take (`stats.Paired`, `stats.Sample`), by one
+    group-by for every pair (`paired_row` is the case of one)."""
+    a, b = pl.col("accuracy_a"), pl.col("accuracy_b")
+    d = b - a
+    return both.group_by("pair").agg(
+        n=pl.len(),
+        mean_a=a.mean(),
+        mean_b=b.mean(),
+        var_a=a.var(),
+        var_b=b.var(),
+        sum_a=a.sum(),
+        sum_b=b.sum(),
+        binary_a=a.is_in([0.0, 1.0]).all(),
+        binary_b=b.is_in([0.0, 1.0]).all(),
+        mean=d.mean(),
+        sd=d.std(),
+        alike=d.min() == d.max(),
+        only_b=((a == 0) & (b == 1)).sum(),
+        only_a=((a == 1) & (b == 0)).sum(),
+        won=(b > a).sum(),
+        lost=(b < a).sum(),
+        tied=(b == a).sum(),
+    )
+
+
+def _paired_numbers(row: dict, s: dict, values: pl.DataFrame | None) -> stats.Difference:
+    """Fill `row` with the paired and unpaired comparison of two runs on the problems they
+    share, from their summary `s` (a row of `_summaries`), and return the paired one; with
+    `values` (the shared problems' accuracy_a and accuracy_b) the paired one is the problem
+    bootstrap of their mean rewards."""
+    n = s["n"]
+    if values is not None:
+        paired = stats.paired_bootstrap(values["accuracy_a"], values["accuracy_b"])
+    else:
+        paired = stats.paired_from(
+            stats.Paired(
+                problems=n,
+                mean=s["mean"],
+                sd=s["sd"],
+                alike=s["alike"],
+                binary=s["binary_a"] and s["binary_b"],
+                only_b=s["only_b"],
+                only_a=s["only_a"],
+            )
+        )
+    unpaired = stats.unpaired_from(
+        *(
+            stats.Sample(n, s[f"mean_{x}"], s[f"var_{x}"], s[f"sum_{x}"], s[f"binary_{x}"])
+            for x in "ab"
+        )
+    )
     row.update(
-        accuracy_a=float(xa.mean()),
-        accuracy_b=float(xb.mean()),
+        accuracy_a=s["mean_a"],
+        accuracy_b=s["mean_b"],
         difference=paired.difference,
         lo=paired.lo,
         hi=paired.hi,
@@ -119,9 +166,9 @@ def _paired_numbers(row: dict, xa, xb, reward: bool) -> stats.Difference:
         paired_hi=paired.hi,
         unpaired_lo=unpaired.lo,
         unpaired_hi=unpaired.hi,
-        won=int(np.sum(xb > xa)),
-        lost=int(np.sum(xb < xa)),
-        tied=int(np.sum(xb == xa)),
+        won=s["won"],
+        lost=s["lost"],
+        tied=s["tied"],
     )
     return paired
 
@@ -171,28 +218,26 @@ def paired_rows(
         )
         .sort("pair", "problem_id")
     )
-    starts = np.searchsorted(both["pair"].to_numpy(), np.arange(len(pairs) + 1))
-    xa_all, xb_all = both["accuracy_a"].to_numpy(), both["accuracy_b"].to_numpy()
+    summary = {r["pair"]: r for r in _summaries(both).iter_rows(named=True)}
     size = {r["pair"]: r for r in sizes.iter_rows(named=True)}
     out: list[tuple[dict, pl.DataFrame] | None] = []
     for i in range(len(pairs)):
-        lo, hi = int(starts[i]), int(starts[i + 1])
-        if hi == lo:  # no problem shared (or a step one run lacks)
+        if i not in summary:  # no problem shared (or a step one run lacks)
             out.append(None)
             continue
         n = size[i]  # both runs have rows at this pair's steps
         row: dict = {
             "problems_a": n["problems_a"],
             "problems_b": n["problems_b"],
-            "problems": hi - lo,
+            "problems": summary[i]["n"],
             "samples_a": int(n["samples_a"]),
             "samples_b": int(n["samples_b"]),
         }
-        _paired_numbers(row, xa_all[lo:hi], xb_all[lo:hi], reward=False)
+        _paired_numbers(row, summary[i], None)
         row.update(seeds_a=1, seeds_b=1)
         view = None
         if i == len(pairs) - 1:  # the last pair's problems: the flipped ones are shown
-            view = both.slice(lo, hi - lo).drop("pair")
+            view = both.filter(pl.col("pair") == i).drop("pair")
             view = view.with_columns(difference=pl.col("accuracy_b") - pl.col("accuracy_a"))
         out.append((row, view))
     return out

@@ -1,5 +1,5 @@
 """Statistics for reading benchmark numbers honestly, in one namespace (`from helpers import
-stats`; `stats.wilson_interval(...)`), kept in four modules by what they answer:
+stats`; `stats.wilson_interval(...)`), kept in five modules by what they answer:
 
 - `intervals`: one accuracy's interval (Wilson, as a number and as a polars expression from one
   formula; Clopper-Pearson), a mean reward's (the problem bootstrap), pass@k, the distribution
@@ -7,7 +7,9 @@ stats`; `stats.wilson_interval(...)`), kept in four modules by what they answer:
 - `differences`: two runs compared, paired and unpaired (rewards: the paired bootstrap and the
   test that inverts it), and p-values adjusted for many tests;
 - `power`: what difference a benchmark of N problems can detect (with seeds; by the t test);
-- `fits`: log-linear fits, Pareto frontiers, EMA smoothing, best-checkpoint selection bias.
+- `fits`: log-linear fits, Pareto frontiers, EMA smoothing, best-checkpoint selection bias;
+- `student_t`: Student's t distribution function and quantile, on `math` alone (every
+  comparison takes them; scipy.special's import would cost `compare` more than its reading).
 
 numpy and scipy load where a function needs them: `plot -o x.csv` never does.
 """
@@ -16,6 +18,8 @@ from helpers.stats.differences import (
     ADJUSTMENTS,
     TANGO,
     Difference,
+    Paired,
+    Sample,
     adjust_p,
     bootstrap_p,
     mcnemar_exact_p,
@@ -23,9 +27,14 @@ from helpers.stats.differences import (
     newcombe_unpaired,
     paired_bootstrap,
     paired_difference,
+    paired_from,
+    paired_summary,
+    sample_summary,
     tango_interval,
     unpaired_difference,
+    unpaired_from,
     unpaired_scores,
+    welch_from,
     welch_interval,
 )
 from helpers.stats.fits import (
@@ -61,6 +70,7 @@ from helpers.stats.power import (
     seeded_detectable_difference,
     unpaired_power,
 )
+from helpers.stats.student_t import t_cdf, t_quantile
 
 __all__ = [
     "ADJUSTMENTS",
@@ -85,9 +95,12 @@ __all__ = [
     "mcnemar_score_p",
     "minimum_detectable_difference",
     "newcombe_unpaired",
+    "Paired",
     "paired_bootstrap",
     "paired_difference",
+    "paired_from",
     "paired_power",
+    "paired_summary",
     "paired_t_power",
     "paired_t_solve",
     "pareto_frontier",
@@ -95,11 +108,17 @@ __all__ = [
     "pass_at_k_expr",
     "percentile_bounds",
     "problems_needed",
+    "Sample",
+    "sample_summary",
     "seeded_detectable_difference",
+    "t_cdf",
+    "t_quantile",
     "tango_interval",
     "unpaired_difference",
+    "unpaired_from",
     "unpaired_power",
     "unpaired_scores",
+    "welch_from",
     "welch_interval",
     "wilson_exprs",
     "wilson_interval",

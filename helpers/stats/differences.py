@@ -18,6 +18,7 @@ from helpers.stats.intervals import (
     percentile_bounds,
     wilson_interval,
 )
+from helpers.stats.student_t import t_cdf
 
 if TYPE_CHECKING:  # numpy loads where a function needs it: `plot -o x.csv` never does
     import numpy as np
@@ -183,51 +184,97 @@ def adjust_p(p_values: Sequence[float | None], method: str = "holm") -> list[flo
     return out
 
 
-def _is_binary(x: np.ndarray) -> bool:
-    return bool(((x == 0) | (x == 1)).all())
+@dataclass(frozen=True)
+class Paired:
+    """What a paired comparison takes of two runs' per-problem values on the problems both
+    have: how many, the differences' (b - a) mean and sample standard deviation (None for one
+    problem), whether every problem moved by the same amount, whether every value of both
+    runs is 0 or 1, and then the problems only b and only a got right."""
+
+    problems: int
+    mean: float
+    sd: float | None
+    alike: bool
+    binary: bool
+    only_b: int
+    only_a: int
+
+
+@dataclass(frozen=True)
+class Sample:
+    """What an unpaired comparison takes of one run's per-problem values: how many, their
+    mean, sample variance (None for one value) and sum, and whether every one is 0 or 1."""
+
+    n: int
+    mean: float
+    var: float | None
+    total: float
+    binary: bool
+
+
+def sample_summary(values: Sequence[float]) -> Sample:
+    """`Sample` of per-problem values, on `math` alone (sums exactly rounded)."""
+    x = [float(v) for v in values]
+    n = len(x)
+    total = math.fsum(x)
+    mean = total / n if n else math.nan
+    var = math.fsum((v - mean) ** 2 for v in x) / (n - 1) if n > 1 else None
+    return Sample(n, mean, var, total, all(v in (0.0, 1.0) for v in x))
+
+
+def paired_summary(a: Sequence[float], b: Sequence[float]) -> Paired:
+    """`Paired` of two runs' values on the same problems (a[i], b[i]: problem i)."""
+    xa, xb = [float(v) for v in a], [float(v) for v in b]
+    if len(xa) != len(xb) or not xa:
+        raise ValueError("paired data need the same problems in both runs, at least one")
+    d = [y - x for x, y in zip(xa, xb, strict=True)]
+    m = len(d)
+    mean = math.fsum(d) / m
+    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in d) / (m - 1)) if m > 1 else None
+    return Paired(
+        problems=m,
+        mean=mean,
+        sd=sd,
+        alike=min(d) == max(d),
+        binary=all(v in (0.0, 1.0) for v in (*xa, *xb)),
+        only_b=sum(x == 0 and y == 1 for x, y in zip(xa, xb, strict=True)),
+        only_a=sum(x == 1 and y == 0 for x, y in zip(xa, xb, strict=True)),
+    )
 
 
 def paired_difference(a: Sequence[float], b: Sequence[float]) -> Difference:
     """Accuracy of run b minus run a on the same problems (a[i] and b[i] are each run's share
-    of correct answers on problem i), with a 95% interval that uses the pairing.
+    of correct answers on problem i), with a 95% interval that uses the pairing
+    (`paired_from` of `paired_summary(a, b)`)."""
+    return paired_from(paired_summary(a, b))
+
+
+def paired_from(s: Paired) -> Difference:
+    """The paired comparison from its summary (`Paired`).
 
     One answer per problem in both runs (every value 0 or 1): Tango's score interval and the
     McNemar score test it inverts. Several answers per problem: the t interval and t test over
     the per-problem differences (problems are the units; samples of one problem are not
     independent). Each pair is one test and its inversion: the interval excludes 0 exactly
     when p < 0.05."""
-    import numpy as np
-
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if a.shape != b.shape or a.size == 0:
-        raise ValueError("paired data need the same problems in both runs, at least one")
-    d = b - a
-    m = d.size
-    if _is_binary(a) and _is_binary(b):
-        only_b = int(np.sum((a == 0) & (b == 1)))
-        only_a = int(np.sum((a == 1) & (b == 0)))
-        lo, hi = tango_interval(only_b, only_a, m)
-        p = mcnemar_score_p(only_b, only_a)
-        return Difference(float(d.mean()), lo, hi, f"paired: {TANGO}, one answer per problem", p)
+    m = s.problems
+    if s.binary:
+        lo, hi = tango_interval(s.only_b, s.only_a, m)
+        p = mcnemar_score_p(s.only_b, s.only_a)
+        return Difference(s.mean, lo, hi, f"paired: {TANGO}, one answer per problem", p)
     if m < 2:
-        return Difference(float(d.mean()), None, None, "paired: one problem, no interval")
-    se = float(d.std(ddof=1)) / math.sqrt(m)
-    if se == 0:  # every problem moved by the same amount: no spread to build a t interval on
-        if d[0] != 0:
-            return Difference(float(d[0]), None, None, "paired: every problem moved alike")
+        return Difference(s.mean, None, None, "paired: one problem, no interval")
+    if s.alike:  # every problem moved by the same amount: no spread to build a t interval on
+        if s.mean != 0:
+            return Difference(s.mean, None, None, "paired: every problem moved alike")
         # none moved: as wide as with one answer per problem and no flips (samples only add)
         lo, hi = tango_interval(0, 0, m)
         return Difference(0.0, lo, hi, f"paired: {TANGO}, no problem changed", 1.0)
-    from scipy.special import stdtr  # Student's t distribution function
-
+    se = s.sd / math.sqrt(m)
     half = _t_quantile(m - 1) * se
-    p = float(2 * stdtr(m - 1, -abs(d.mean()) / se))
+    p = 2 * t_cdf(-abs(s.mean) / se, m - 1)
     return Difference(
-        float(d.mean()),
-        float(d.mean() - half),
-        float(d.mean() + half),
-        "paired: t over per-problem differences",
-        p,
+        s.mean, s.mean - half, s.mean + half, "paired: t over per-problem differences", p
     )
 
 
@@ -309,17 +356,19 @@ def paired_bootstrap(
 def welch_interval(a: Sequence[float], b: Sequence[float]) -> tuple[float, float] | None:
     """95% interval for mean(b) - mean(a) from independent values (Welch's t); None when either
     side has fewer than two values."""
-    import numpy as np
+    return welch_from(sample_summary(a), sample_summary(b))
 
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if a.size < 2 or b.size < 2:
+
+def welch_from(a: Sample, b: Sample) -> tuple[float, float] | None:
+    """`welch_interval` from each side's `Sample`."""
+    if a.var is None or b.var is None:
         return None
-    va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
+    va, vb = a.var / a.n, b.var / b.n
     se = math.sqrt(va + vb)
-    d = float(b.mean() - a.mean())
+    d = b.mean - a.mean
     if se == 0:
         return d, d
-    df = (va + vb) ** 2 / (va**2 / (a.size - 1) + vb**2 / (b.size - 1))
+    df = (va + vb) ** 2 / (va**2 / (a.n - 1) + vb**2 / (b.n - 1))
     half = _t_quantile(df) * se
     return d - half, d + half
 
@@ -327,14 +376,17 @@ def welch_interval(a: Sequence[float], b: Sequence[float]) -> tuple[float, float
 def unpaired_difference(a: Sequence[float], b: Sequence[float]) -> Difference:
     """Accuracy of run b minus run a treating the two as independent samples of problems (what
     one would compute without the pairing, or when the runs share no problems)."""
-    import numpy as np
+    return unpaired_from(sample_summary(a), sample_summary(b))
 
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    d = float(b.mean() - a.mean())
-    if _is_binary(a) and _is_binary(b):
-        lo, hi = newcombe_unpaired(int(b.sum()), b.size, int(a.sum()), a.size)
+
+def unpaired_from(a: Sample, b: Sample) -> Difference:
+    """`unpaired_difference` from each run's `Sample`: Newcombe's interval where every value
+    is 0 or 1, Welch's t otherwise."""
+    d = b.mean - a.mean
+    if a.binary and b.binary:
+        lo, hi = newcombe_unpaired(round(b.total), b.n, round(a.total), a.n)
         return Difference(d, lo, hi, "unpaired: Newcombe (independent proportions)")
-    bounds = welch_interval(a, b)
+    bounds = welch_from(a, b)
     if bounds is None:
         return Difference(d, None, None, "unpaired: too few problems for an interval")
     return Difference(d, bounds[0], bounds[1], "unpaired: Welch t over problems")
