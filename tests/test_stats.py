@@ -100,8 +100,9 @@ def test_best_checkpoint_bias_direction_and_size():
 
 
 def test_distribution_functions_agree_with_scipy_stats():
-    """The intervals and p-values use scipy.special (cheaper to import); they must give what
-    scipy.stats gives for the same quantities."""
+    """The intervals and p-values use scipy.special (cheaper to import) and, for Student's t,
+    `stats.student_t` (no scipy at all); they must give what scipy.stats gives for the same
+    quantities."""
     from scipy import stats as st
 
     for n in (1, 2, 7, 30, 198, 500):
