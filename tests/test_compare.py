@@ -486,23 +486,28 @@ def test_verl_scores_of_one_half_are_compared_as_rewards(tmp_path, capsys):
     assert (row["won"], row["lost"], row["tied"]) == (6, 0, 6)
 
 
-def test_every_pair_of_steps_at_once_gives_each_pairs_own_numbers():
+@pytest.mark.parametrize("seeds", [1, 3])
+def test_every_pair_of_steps_at_once_gives_each_pairs_own_numbers(seeds):
     """`paired.paired_rows` (all pairs of steps in one join) against `paired.paired_row` (one
     pair at a time) on a table with what the join could get wrong: a step one run lacks, a
     pair whose runs share no problem, problems one run lacks, several answers per problem and
-    one, pairs of different steps, and a log without steps (null)."""
+    one, pairs of different steps, a log without steps (null); with seeds, a step where run a
+    has one seed only (no seed interval there) and seeds that lack a problem."""
     from helpers.runs import paired
 
     rng = np.random.default_rng(5)
     rows = []
     for run, steps in (("a", [None, 0, 10, 20, 30]), ("b", [None, 0, 10, 30, 40])):
-        for step in steps:
-            ids = range(40) if (run, step) != ("b", 30) else range(100, 140)  # disjoint at 30
-            for p in ids:
-                if run == "b" and p % 7 == 0:  # problems one run lacks
+        for seed in range(seeds):
+            for step in steps:
+                if seed and (run, step) == ("a", 0):  # one seed only here
                     continue
-                n = 4 if step != 10 else 1
-                rows.append((run, 0, "math", step, str(p), n, int(rng.integers(0, n + 1))))
+                ids = range(40) if (run, step) != ("b", 30) else range(100, 140)  # disjoint
+                for p in ids:
+                    if (run == "b" and p % 7 == 0) or (seed == 2 and p % 5 == 0):
+                        continue  # problems one run lacks; a seed that lacks some
+                    n = 4 if step != 10 else 1
+                    rows.append((run, seed, "math", step, str(p), n, int(rng.integers(0, n + 1))))
     share = paired.shares(
         pl.DataFrame(
             rows,
@@ -527,16 +532,21 @@ def test_every_pair_of_steps_at_once_gives_each_pairs_own_numbers():
         if i == len(pairs) - 1:
             assert fast[i][1].equals(view)
     assert sum(f is None for f in fast) == 2  # (20, 20): b has no step 20; (30, 30): disjoint
+    if seeds > 1:  # the seed interval where both runs have seeds, not where one has one
+        assert "seed_lo" in fast[2][0] and "seed_variance" in fast[2][0]
+        assert fast[1][0]["seeds_a"] == 1 and "seed_lo" not in fast[1][0]
 
 
-def test_every_pair_at_once_steps_aside_for_seeds_and_rewards():
+def test_every_pair_at_once_steps_aside_for_rewards():
+    """Rewards that are not 0/1 are compared pair by pair (the problem bootstrap); seeds are
+    not stepped aside for."""
     from helpers.runs import paired
 
     base = pl.DataFrame(
         {"run": ["a", "b"], "seed": [0, 0], "benchmark": ["m", "m"], "step": [1, 1]}
     ).with_columns(problem_id=pl.lit("p"), n=pl.lit(2), c=pl.lit(1))
     seeded = pl.concat([base, base.with_columns(seed=pl.lit(1, pl.Int64))])
-    assert paired.paired_rows(paired.shares(seeded), "a", "b", "m", [(1, 1)]) is None
+    assert paired.paired_rows(paired.shares(seeded), "a", "b", "m", [(1, 1)]) is not None
     rewarded = base.with_columns(reward=pl.lit(0.7), partial=pl.lit(1))
     assert paired.paired_rows(paired.shares(rewarded), "a", "b", "m", [(1, 1)]) is None
     assert paired.paired_rows(paired.shares(base), "a", "b", "m", [(1, 1)]) is not None

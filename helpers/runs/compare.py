@@ -305,7 +305,7 @@ def compare(
                     notes.append(f"{label}: {b} has no step in both runs, not compared")
                     continue
             both_samples = baseline in sample_runs and other in sample_runs
-            # every pair of steps at once where each run has one seed and 0/1 answers
+            # every pair of steps at once where answers are 0/1 (rewards: pair by pair)
             fast = paired.paired_rows(share, baseline, other, b, pairs) if both_samples else None
             for i, (sa, sb) in enumerate(pairs):
                 base = {"comparison": label, "run_a": baseline, "run_b": other, "benchmark": b}

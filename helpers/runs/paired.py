@@ -49,56 +49,34 @@ def paired_row(
     By default of accuracy (`share`: each problem's share of correct samples); with `reward`
     of mean reward (`reward_share`: each problem's mean reward, its share correct where a run
     logs no reward), paired by the problem bootstrap (`stats.paired_bootstrap`), `unit`
-    "mean reward"; the columns keep their names (accuracy_a holds the baseline's mean reward)."""
+    "mean reward"; the columns keep their names (accuracy_a holds the baseline's mean reward).
+    The numbers are `_at_once`'s for one pair; where the runs share no problem, unpaired."""
     value = "reward_share" if reward else "share"
+    tagged = [rows.with_columns(pair=pl.lit(0, pl.Int64)) for rows in (a_rows, b_rows)]
+    (found,) = _at_once(*tagged, 1, value=value, reward=reward)
+    if found is not None:
+        return found
     a = a_rows.group_by("problem_id").agg(accuracy_a=pl.col(value).mean(), k_a=pl.col("n").min())
     b = b_rows.group_by("problem_id").agg(accuracy_b=pl.col(value).mean(), k_b=pl.col("n").min())
-    both = a.join(b, on="problem_id").sort("problem_id")
+    unpaired = stats.unpaired_difference(a["accuracy_a"], b["accuracy_b"])
     row: dict = {
         "problems_a": a.height,
         "problems_b": b.height,
-        "problems": both.height,
+        "problems": 0,
         "samples_a": int(a["k_a"].min()),
         "samples_b": int(b["k_b"].min()),
+        **({"unit": "mean reward"} if reward else {}),
+        "accuracy_a": float(a["accuracy_a"].mean()),
+        "accuracy_b": float(b["accuracy_b"].mean()),
+        "difference": unpaired.difference,
+        "lo": unpaired.lo,
+        "hi": unpaired.hi,
+        "interval": unpaired.method + " (the runs share no problem ids)",
+        "unpaired_lo": unpaired.lo,
+        "unpaired_hi": unpaired.hi,
     }
-    if reward:
-        row["unit"] = "mean reward"
-    if both.height == 0:
-        unpaired = stats.unpaired_difference(a["accuracy_a"], b["accuracy_b"])
-        row.update(
-            accuracy_a=float(a["accuracy_a"].mean()),
-            accuracy_b=float(b["accuracy_b"].mean()),
-            difference=unpaired.difference,
-            lo=unpaired.lo,
-            hi=unpaired.hi,
-            interval=unpaired.method + " (the runs share no problem ids)",
-            unpaired_lo=unpaired.lo,
-            unpaired_hi=unpaired.hi,
-        )
-        return row, both.with_columns(difference=pl.lit(None, pl.Float64))
-    summary = _summaries(both.with_columns(pair=pl.lit(0)))
-    paired = _paired_numbers(row, summary.row(0, named=True), both if reward else None)
-    seeds = [rows["seed"].n_unique() for rows in (a_rows, b_rows)]
-    row.update(seeds_a=seeds[0], seeds_b=seeds[1])
-    if min(seeds) < 2:  # no spread between seeds to measure on a side with one
-        return row, both.with_columns(difference=pl.col("accuracy_b") - pl.col("accuracy_a"))
-    shared = both["problem_id"]
-    seed_acc = [
-        [
-            float(g.filter(pl.col("problem_id").is_in(shared))[value].mean())
-            for _, g in rows.group_by("seed", maintain_order=True)
-        ]
-        for rows in (a_rows, b_rows)
-    ]
-    seed_bounds = stats.welch_interval(seed_acc[0], seed_acc[1])
-    if seed_bounds is not None:
-        row.update(seed_lo=seed_bounds[0], seed_hi=seed_bounds[1])
-        # the difference's variance from training (seeds differ on the same problems) and
-        # from which problems the benchmark drew (the paired interval's width)
-        row["seed_variance"] = sum(stats.sample_summary(acc).var / len(acc) for acc in seed_acc)
-        if paired.lo is not None:
-            row["problem_variance"] = ((paired.hi - paired.lo) / (2 * stats.Z95)) ** 2
-    return row, both.with_columns(difference=pl.col("accuracy_b") - pl.col("accuracy_a"))
+    both = a.join(b, on="problem_id").sort("problem_id")
+    return row, both.with_columns(difference=pl.lit(None, pl.Float64))
 
 
 def _summaries(both: pl.DataFrame) -> pl.DataFrame:
@@ -176,17 +154,17 @@ def _paired_numbers(row: dict, s: dict, values: pl.DataFrame | None) -> stats.Di
 def paired_rows(
     share: pl.DataFrame, run_a: str, run_b: str, benchmark: str, pairs: list[tuple]
 ) -> list[tuple[dict, pl.DataFrame] | None] | None:
-    """`paired_row` for many pairs of steps (step of run a, step of run b) at once, where
-    each run has one seed and 0/1 answers: the per-problem rows of every pair are found by
-    one join instead of a group-by and a join per pair (a comparison of 13 benchmarks x 150
-    steps made 1,950 of each). The numbers are `paired_row`'s, from the same values in the
-    same order; a pair whose runs share no problem is None (`paired_row` says why). None
-    where this shortcut does not apply (seeds, rewards that are not 0/1)."""
+    """`paired_row` for many pairs of steps (step of run a, step of run b) at once, seeds
+    included: the per-problem rows of every pair are found by one join instead of a group-by
+    and a join per pair (a comparison of 13 benchmarks x 150 steps made 1,950 of each). The
+    numbers are `paired_row`'s, by the same code (`_at_once`); a pair whose runs share no
+    problem is None (`paired_row` says why). None where rewards are not 0/1 (their problem
+    bootstrap runs pair by pair)."""
     mine = [
         share.filter(pl.col("run") == run, pl.col("benchmark") == benchmark)
         for run in (run_a, run_b)
     ]
-    if any(f["seed"].n_unique() > 1 for f in mine) or partial(*mine):
+    if partial(*mine):
         return None
     step = mine[0].schema["step"]
     keys = pl.DataFrame(
@@ -197,31 +175,49 @@ def paired_rows(
         },
         schema={"pair": pl.Int64, "step_a": step, "step_b": step},
     )
-    a, b = (
-        keys.join(
-            f.select("step", "problem_id", accuracy=pl.col("share"), k="n"),
-            left_on=side,
-            right_on="step",
-            nulls_equal=True,
-        )
+    a_all, b_all = (
+        keys.join(f, left_on=side, right_on="step", nulls_equal=True)
         for f, side in zip(mine, ("step_a", "step_b"), strict=True)
     )
-    sizes = a.group_by("pair").agg(problems_a=pl.len(), samples_a=pl.col("k").min())
-    sizes = sizes.join(
-        b.group_by("pair").agg(problems_b=pl.len(), samples_b=pl.col("k").min()), on="pair"
-    )
+    return _at_once(a_all, b_all, len(pairs), value="share", reward=False)
+
+
+def _at_once(
+    a_all: pl.DataFrame, b_all: pl.DataFrame, count: int, *, value: str, reward: bool
+) -> list[tuple[dict, pl.DataFrame] | None]:
+    """Each pair's row of `paired_row` (and the shared problems' table, for the last pair),
+    from each run's per-problem rows (`pair`, `seed`, `problem_id`, `n` and `value`) at the
+    pair's step; None for a pair whose runs share no problem. A problem's accuracy is its
+    mean over the run's seeds; with two seeds or more on each side, each seed's accuracy over
+    the shared problems gives the seed interval (Welch) and the seeds' share of the
+    difference's variance."""
+    sides = [f.select("pair", "seed", "problem_id", accuracy=value, k="n") for f in (a_all, b_all)]
+    per = [
+        f.group_by("pair", "problem_id").agg(pl.col("accuracy").mean(), pl.col("k").min())
+        for f in sides
+    ]
+    size: dict[int, dict] = {}
+    for x, f, problems in zip("ab", sides, per, strict=True):
+        counted = problems.group_by("pair").agg(pl.len(), pl.col("k").min())
+        seeds = f.group_by("pair").agg(pl.col("seed").n_unique())
+        for r in counted.join(seeds, on="pair").iter_rows(named=True):
+            size.setdefault(r["pair"], {}).update(
+                {f"problems_{x}": r["len"], f"samples_{x}": int(r["k"]), f"seeds_{x}": r["seed"]}
+            )
     both = (
-        a.select("pair", "problem_id", accuracy_a="accuracy", k_a="k")
+        per[0]
+        .select("pair", "problem_id", accuracy_a="accuracy", k_a="k")
         .join(
-            b.select("pair", "problem_id", accuracy_b="accuracy", k_b="k"),
+            per[1].select("pair", "problem_id", accuracy_b="accuracy", k_b="k"),
             on=["pair", "problem_id"],
         )
         .sort("pair", "problem_id")
     )
     summary = {r["pair"]: r for r in _summaries(both).iter_rows(named=True)}
-    size = {r["pair"]: r for r in sizes.iter_rows(named=True)}
+    seeded = [p for p in summary if min(size[p]["seeds_a"], size[p]["seeds_b"]) > 1]
+    seed_acc = _seed_accuracies(sides, both, seeded) if seeded else {}
     out: list[tuple[dict, pl.DataFrame] | None] = []
-    for i in range(len(pairs)):
+    for i in range(count):
         if i not in summary:  # no problem shared (or a step one run lacks)
             out.append(None)
             continue
@@ -230,17 +226,53 @@ def paired_rows(
             "problems_a": n["problems_a"],
             "problems_b": n["problems_b"],
             "problems": summary[i]["n"],
-            "samples_a": int(n["samples_a"]),
-            "samples_b": int(n["samples_b"]),
+            "samples_a": n["samples_a"],
+            "samples_b": n["samples_b"],
         }
-        _paired_numbers(row, summary[i], None)
-        row.update(seeds_a=1, seeds_b=1)
+        if reward:
+            row["unit"] = "mean reward"
+        shared = both.filter(pl.col("pair") == i).drop("pair") if reward or i == count - 1 else None
+        paired = _paired_numbers(row, summary[i], shared if reward else None)
+        row.update(seeds_a=n["seeds_a"], seeds_b=n["seeds_b"])
+        if i in seed_acc:
+            _seed_numbers(row, paired, *seed_acc[i])
         view = None
-        if i == len(pairs) - 1:  # the last pair's problems: the flipped ones are shown
-            view = both.filter(pl.col("pair") == i).drop("pair")
-            view = view.with_columns(difference=pl.col("accuracy_b") - pl.col("accuracy_a"))
+        if i == count - 1:  # the last pair's problems: the flipped ones are shown
+            view = shared.with_columns(difference=pl.col("accuracy_b") - pl.col("accuracy_a"))
         out.append((row, view))
     return out
+
+
+def _seed_accuracies(sides, both: pl.DataFrame, pairs: list[int]) -> dict[int, list[list]]:
+    """Per pair, each run's accuracy of each seed (in seed order) over the problems the runs
+    share at that pair, problems in the order of their ids."""
+    shared = both.filter(pl.col("pair").is_in(pairs)).select("pair", "problem_id")
+    found: dict[int, list[list]] = {p: [[], []] for p in pairs}
+    for x, f in enumerate(sides):
+        acc = (
+            f.join(shared, on=["pair", "problem_id"], how="semi")
+            .sort("pair", "seed", "problem_id")
+            .group_by("pair", "seed", maintain_order=True)
+            .agg(pl.col("accuracy").mean())
+        )
+        for p, a in acc.select("pair", "accuracy").iter_rows():
+            found[p][x].append(a)
+    return found
+
+
+def _seed_numbers(row: dict, paired: stats.Difference, seeds_a: list, seeds_b: list) -> None:
+    """The seed interval (Welch over each run's seed accuracies) and the difference's variance
+    from training (seeds differ on the same problems) and from which problems the benchmark
+    drew (the paired interval's width)."""
+    seed_bounds = stats.welch_interval(seeds_a, seeds_b)
+    if seed_bounds is None:
+        return
+    row.update(seed_lo=seed_bounds[0], seed_hi=seed_bounds[1])
+    row["seed_variance"] = sum(
+        stats.sample_summary(acc).var / len(acc) for acc in (seeds_a, seeds_b)
+    )
+    if paired.lo is not None:
+        row["problem_variance"] = ((paired.hi - paired.lo) / (2 * stats.Z95)) ** 2
 
 
 def score_row(seeds: pl.DataFrame, run_a, run_b, benchmark, step_a, step_b) -> dict:
