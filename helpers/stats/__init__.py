@@ -1,11 +1,12 @@
 """Statistics for reading benchmark numbers honestly, in one namespace (`from helpers import
-stats`; `stats.wilson_interval(...)`), kept in five modules by what they answer:
+stats`; `stats.wilson_interval(...)`), kept in six modules by what they answer:
 
 - `intervals`: one accuracy's interval (Wilson, as a number and as a polars expression from one
   formula; Clopper-Pearson), a mean reward's (the problem bootstrap), pass@k, the distribution
   functions the others share;
 - `differences`: two runs compared, paired and unpaired (rewards: the paired bootstrap and the
-  test that inverts it), and p-values adjusted for many tests;
+  test that inverts it);
+- `adjust`: p-values adjusted for many tests (Holm, Benjamini-Hochberg);
 - `power`: what difference a benchmark of N problems can detect (with seeds; by the t test);
 - `fits`: log-linear fits, Pareto frontiers, EMA smoothing, best-checkpoint selection bias;
 - `student_t`: Student's t distribution function and quantile, on `math` alone (every
@@ -14,13 +15,12 @@ stats`; `stats.wilson_interval(...)`), kept in five modules by what they answer:
 numpy and scipy load where a function needs them: `plot -o x.csv` never does.
 """
 
+from helpers.stats.adjust import ADJUSTMENTS, adjust_p
 from helpers.stats.differences import (
-    ADJUSTMENTS,
     TANGO,
     Difference,
     Paired,
     Sample,
-    adjust_p,
     bootstrap_p,
     mcnemar_exact_p,
     mcnemar_score_p,
