@@ -194,13 +194,11 @@ def paired_summary(a: Sequence[float], b: Sequence[float]) -> Paired:
     if len(xa) != len(xb) or not xa:
         raise ValueError("paired data need the same problems in both runs, at least one")
     d = [y - x for x, y in zip(xa, xb, strict=True)]
-    m = len(d)
-    mean = math.fsum(d) / m
-    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in d) / (m - 1)) if m > 1 else None
+    moved = sample_summary(d)
     return Paired(
-        problems=m,
-        mean=mean,
-        sd=sd,
+        problems=moved.n,
+        mean=moved.mean,
+        sd=None if moved.var is None else math.sqrt(moved.var),
         alike=min(d) == max(d),
         binary=all(v in (0.0, 1.0) for v in (*xa, *xb)),
         only_b=sum(x == 0 and y == 1 for x, y in zip(xa, xb, strict=True)),
