@@ -125,10 +125,14 @@ def test_example_comparison_recovers_the_known_gain():
     assert last.height == 2
     for r in last.iter_rows(named=True):
         assert r["lo"] <= r["true_difference"] <= r["hi"]  # the paired interval holds the truth
-        assert r["lo"] > 0  # and finds the gain
+        assert r["paired_lo"] > 0  # and at 95% finds the gain
+        assert (r["lo"] > 0) == r["separable"]  # the interval shown is the verdict's
         assert r["seeds_a"] == r["seeds_b"] == 2
     aime = last.filter(pl.col("benchmark") == "aime-like (simulated)").row(0, named=True)
     assert aime["unpaired_lo"] < 0 < aime["unpaired_hi"]  # on 30 problems, unpaired cannot
+    # adjusted for the 32 steps x benchmarks compared, 30 problems cannot tell; 500 can
+    assert not aime["separable"] and aime["level"] > 0.95
+    assert last.filter(pl.col("benchmark") == "math500-like (simulated)")["separable"].item()
 
 
 def test_seeds_are_averaged_per_problem_and_banded_by_their_range(tmp_path):
@@ -294,8 +298,11 @@ def test_every_comparison_is_adjusted_for_the_others(tmp_path, capsys):
     assert holm["separable"].to_list() == (holm["p_adjusted"] < 0.05).to_list()
     # steps 21 and 49: 5 problems won, none lost; p = 0.025 alone, 0.13 among five
     early = holm.filter(pl.col("step") == 21).row(0, named=True)
-    assert (early["won"], early["lost"]) == (5, 0) and early["lo"] > 0
+    assert (early["won"], early["lost"]) == (5, 0) and early["paired_lo"] > 0
     assert early["p_value"] < 0.05 < early["p_adjusted"] and not early["separable"]
+    # the interval shown is at the level that agrees with the adjusted verdict: it holds 0
+    assert early["lo"] < 0 < early["hi"] and early["level"] == pytest.approx(1 - 0.05 / 5)
+    assert ((holm["lo"] > 0) | (holm["hi"] < 0)).to_list() == holm["separable"].to_list()
     raw = tmp_path / "raw.csv"
     args = ["compare", f"qwen14b={SKY14_AIME}", f"sky={CHECKPOINTS}", "--adjust", "none"]
     assert main([*args, "-o", str(raw)]) == 0
@@ -347,8 +354,9 @@ def test_flipped_problems_carry_their_text_and_answers(tmp_path):
 
 def test_seed_spread_and_problem_spread_are_reported_apart(tmp_path, capsys):
     """Two seeds of each simulated run: the difference's variance from training randomness is
-    each run's between-seed variance over its seed count, summed; from problem sampling, the
-    paired interval's width; the printed line says which is larger."""
+    each run's seed variance component over its seed count, summed (the seeds' accuracies'
+    variance less the seed x problem residual over N, floored at 0); from problem sampling,
+    the per-problem differences' variance over N; the printed line says which is larger."""
     e = DATA / "examples" / "compare"
     runs = [f"base={e}/baseline_seed{i}.parquet" for i in (1, 2)]
     runs += [f"method={e}/method_seed{i}.parquet" for i in (1, 2)]
@@ -363,15 +371,23 @@ def test_seed_spread_and_problem_spread_are_reported_apart(tmp_path, capsys):
         for name in ("baseline", "method")
         for i in (1, 2)
     ).filter(benchmark="math500-like (simulated)", step=200)
-    per_seed = curves.group_by("run", "seed").agg(pl.col("correct").mean()).sort("run", "seed")
-    expected = sum(
-        float(np.var(g["correct"].to_numpy(), ddof=1)) / 2
-        for _, g in per_seed.group_by("run", maintain_order=True)
-    )
+    tables = {
+        run: g.group_by("seed", "problem_id")
+        .agg(pl.col("correct").mean())
+        .sort("seed", "problem_id")["correct"]
+        .to_numpy()
+        .reshape(2, -1)
+        for (run,), g in curves.group_by("run")
+    }
+    expected = 0.0
+    for y in tables.values():  # the two-way layout by numpy: seed means, residual
+        s, n = y.shape
+        resid = y - y.mean(axis=1, keepdims=True) - y.mean(axis=0) + y.mean()
+        component = np.var(y.mean(axis=1), ddof=1) - (resid**2).sum() / ((s - 1) * (n - 1)) / n
+        expected += max(0.0, component) / s
     assert row["seed_variance"] == pytest.approx(expected, rel=1e-9, abs=1e-12)
-    assert row["problem_variance"] == pytest.approx(
-        ((row["hi"] - row["lo"]) / (2 * stats.Z95)) ** 2
-    )
+    d = tables["method"].mean(axis=0) - tables["baseline"].mean(axis=0)
+    assert row["problem_variance"] == pytest.approx(np.var(d, ddof=1) / d.size, rel=1e-12)
     assert "spread from seeds (2 and 2)" in printed and "problem sampling dominates" in printed
 
 
@@ -399,10 +415,10 @@ def _rewards(tmp_path, name, gain=0.0, seed=0, problems=30, samples=4, steps=(0,
     return path, pl.DataFrame(rows, schema=[*schema, "reward"], orient="row")
 
 
-def test_partial_credit_is_compared_by_mean_reward_with_the_bootstrap(tmp_path, capsys):
+def test_partial_credit_is_compared_by_mean_reward_with_the_t(tmp_path, capsys):
     """Two runs of partial credit (0, 0.5, 1) on the same 30 problems, 4 answers each: the CSV
     says `mean reward`, the difference is that of the mean rewards over problems, the interval
-    and p are `stats.paired_bootstrap` of the per-problem means (in problem order), never
+    and p are the paired t's over the per-problem means (`stats.paired_difference`), never
     disagreeing, and a second run of the command writes the same bytes."""
     base, a = _rewards(tmp_path, "base", seed=1)
     new, b = _rewards(tmp_path, "new", gain=0.12, seed=2)
@@ -411,12 +427,12 @@ def test_partial_credit_is_compared_by_mean_reward_with_the_bootstrap(tmp_path, 
     printed = capsys.readouterr().out
     first = out.read_bytes()
     row = pl.read_csv(out).row(0, named=True)
-    assert row["unit"] == "mean reward" and "bootstrap, 10,000 resamples" in row["interval"]
+    assert row["unit"] == "mean reward" and row["interval"].startswith("paired: t")
     per_problem = [
         f.group_by("problem_id").agg(pl.col("reward").mean()).sort("problem_id")["reward"]
         for f in (a, b)
     ]
-    expected = stats.paired_bootstrap(per_problem[0].to_numpy(), per_problem[1].to_numpy())
+    expected = stats.paired_difference(per_problem[0], per_problem[1])
     assert row["difference"] == pytest.approx(expected.difference, abs=1e-12)
     assert (row["lo"], row["hi"]) == pytest.approx((expected.lo, expected.hi), abs=1e-11)
     assert row["p_value"] == pytest.approx(expected.p_value, abs=1e-12)
@@ -528,7 +544,9 @@ def test_every_pair_of_steps_at_once_gives_each_pairs_own_numbers(seeds):
         if row["problems"] == 0:  # no problem shared: compared unpaired, and said
             assert fast[i] is None
             continue
+        bounds = fast[i][0].pop("_at_level"), row.pop("_at_level")
         assert fast[i][0] == row, (sa, sb)
+        assert bounds[0](0.99) == bounds[1](0.99)
         if i == len(pairs) - 1:
             assert fast[i][1].equals(view)
     assert sum(f is None for f in fast) == 2  # (20, 20): b has no step 20; (30, 30): disjoint
@@ -537,9 +555,8 @@ def test_every_pair_of_steps_at_once_gives_each_pairs_own_numbers(seeds):
         assert fast[1][0]["seeds_a"] == 1 and "seed_lo" not in fast[1][0]
 
 
-def test_every_pair_at_once_steps_aside_for_rewards():
-    """Rewards that are not 0/1 are compared pair by pair (the problem bootstrap); seeds are
-    not stepped aside for."""
+def test_every_pair_at_once_takes_rewards_and_seeds():
+    """Rewards that are not 0/1 are compared at once too (of mean reward), and so are seeds."""
     from helpers.runs import paired
 
     base = pl.DataFrame(
@@ -548,5 +565,6 @@ def test_every_pair_at_once_steps_aside_for_rewards():
     seeded = pl.concat([base, base.with_columns(seed=pl.lit(1, pl.Int64))])
     assert paired.paired_rows(paired.shares(seeded), "a", "b", "m", [(1, 1)]) is not None
     rewarded = base.with_columns(reward=pl.lit(0.7), partial=pl.lit(1))
-    assert paired.paired_rows(paired.shares(rewarded), "a", "b", "m", [(1, 1)]) is None
+    ((row, _),) = paired.paired_rows(paired.shares(rewarded), "a", "b", "m", [(1, 1)])
+    assert row["unit"] == "mean reward" and row["accuracy_a"] == pytest.approx(0.35)
     assert paired.paired_rows(paired.shares(base), "a", "b", "m", [(1, 1)]) is not None

@@ -11,9 +11,11 @@ PANEL_W, PANEL_H = 380, 300
 
 
 def domain(described: Sequence[float], values: Sequence[float], pad: float) -> list[float]:
-    """The described axis range, widened where a described point falls outside it."""
+    """The described axis range, widened where a described point falls outside it (rounded to
+    nine decimals: a fitted value's last bits differ between CPUs' BLAS kernels, and a spec
+    must be the same bytes on every machine)."""
     lo, hi = min(min(values) - pad, described[0]), max(max(values) + pad, described[1])
-    return [lo, hi]
+    return [round(lo, 9), round(hi, 9)]
 
 
 def index_axis(categories: Sequence[str], title: str, pad: float) -> tuple[alt.X, list[float]]:

@@ -130,6 +130,9 @@ def paired_differences(
             "lo",
             "hi",
             "interval",
+            "level",
+            "p_adjusted",
+            "separable",
             "unpaired_lo",
             "unpaired_hi",
             "won",
@@ -153,8 +156,13 @@ def paired_differences(
     tooltip = [
         tip("comparison:N", "Comparison"),
         tip("at:N", "Compared at"),
-        *with_interval("difference", "+.3f", REWARD_TITLE if rewards else "Difference in accuracy"),
+        tip("difference:Q", REWARD_TITLE if rewards else "Difference in accuracy", "+.3f"),
+        tip("lo:Q", "Interval, low (at the level below)", "+.3f"),
+        tip("hi:Q", "Interval, high (at the level below)", "+.3f"),
         tip("interval:N", "Interval and test"),
+        tip("level:Q", "Level of the interval (adjusted)", ".4p"),
+        tip("p_adjusted:Q", "p-value, adjusted", ".2g"),
+        tip("separable:N", "Separable"),
         tip("unpaired_lo:Q", "Unpaired 95% interval, low", "+.3f"),
         tip("unpaired_hi:Q", "Unpaired 95% interval, high", "+.3f"),
         tip("won:Q", "Problems won"),
@@ -333,6 +341,42 @@ def flip_counts(counts: pl.DataFrame, *, columns: int = 3, rewards: bool = False
     return _facet(chart, columns, "where")
 
 
+MAX_VERDICTS = 6  # lines under the differences' title; the CSV holds every row
+
+
+def _interval_words(differences: pl.DataFrame) -> str:
+    """What the dark bars are: the paired 95% interval, or the interval at each comparison's
+    adjusted level (the one that agrees with its verdict)."""
+    levels = differences["level"].drop_nulls() if "level" in differences.columns else []
+    if len(levels) and (levels != 0.95).any():
+        return "interval at the adjusted level"
+    return "95% interval"
+
+
+def verdict_lines(differences: pl.DataFrame, rewards: bool = False) -> list[str]:
+    """One line per comparison and benchmark at its last row compared: the difference, its
+    interval at the level shown, the adjusted p-value and the verdict in words."""
+    if "separable" not in differences.columns:
+        return []
+    last = differences.group_by("comparison", "benchmark", maintain_order=True).last()
+    scale, unit = (1, " mean reward") if rewards else (100, " points")
+    lines = []
+    for r in last.head(MAX_VERDICTS).iter_rows(named=True):
+        line = (
+            f"{r['benchmark']}, {r['at']}: {r['comparison']} {r['difference'] * scale:+.1f}{unit}"
+        )
+        if r["lo"] is not None:
+            level = f"{r['level'] * 100:.4g}%" if r["level"] is not None else "95%"
+            line += f", {level} [{r['lo'] * scale:+.1f}, {r['hi'] * scale:+.1f}]"
+        if r["separable"] is not None:
+            said = "separable" if r["separable"] else "cannot tell apart at this size"
+            line += f"; p adjusted = {r['p_adjusted']:.2g}: {said}"
+        lines.append(line)
+    if last.height > MAX_VERDICTS:
+        lines.append(f"and {last.height - MAX_VERDICTS} more comparisons (every row in the CSV)")
+    return lines
+
+
 def comparison(
     curves: pl.DataFrame,
     differences: pl.DataFrame,
@@ -378,7 +422,11 @@ def comparison(
             )
         ),
         paired_differences(differences, columns=columns, rewards=rewards).properties(
-            title="Difference from the baseline: paired 95% interval (bars), unpaired (light)"
+            title=alt.Title(
+                f"Difference from the baseline: {_interval_words(differences)} (bars), "
+                "unpaired 95% (light)",
+                subtitle=verdict_lines(differences, rewards),
+            )
         ),
     ]
     if counts is not None and counts.height:

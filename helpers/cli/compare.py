@@ -37,10 +37,14 @@ Where two runs' per-sample logs cover the same problems, the difference in accur
 interval over per-problem differences otherwise; each excludes 0 exactly when its test gives
 p < 0.05), with the unpaired interval beside it and the problems won, lost and tied. Rewards
 that are not 0/1 (a per-sample table's `reward` column; --map reward=KEY for answer dumps) are
-compared by mean reward: a problem bootstrap (10,000 resamples, percentile interval) and the
-test that inverts it, so interval and p never disagree. The
-p-values are adjusted for every comparison made (--adjust; Holm by default), and 'separable'
-is decided on the adjusted value. Score-only logs are compared unpaired, with intervals from
+compared by mean reward, by the same t interval over per-problem differences. With two seeds
+or more in either run, the verdict counts training randomness (each run's seed variance over
+its seeds, Satterthwaite's degrees of freedom); with one seed a run it cannot, and says so
+(--seed-sd assumes a spread). --checkpoint best tests the picked checkpoints with the picking
+counted (a max-statistic bootstrap over problems). The p-values are adjusted for every
+comparison made (--adjust; Holm by default), 'separable' is decided on the adjusted value, and
+each interval is printed at the level that agrees with it (its level is named, and is the CSV's
+`level`). Score-only logs are compared unpaired, with intervals from
 the benchmark's size. OUT: .html, .png or .svg for the charts; .csv for one row per comparison,
 benchmark and step (differences as fractions).
 
@@ -69,6 +73,13 @@ def add_parser(sub) -> None:
         "checkpoint per benchmark (best; its selection bias is reported)",
     )
     parser.add_argument("--baseline", metavar="NAME", help="the run the others are compared with")
+    parser.add_argument(
+        "--seed-sd",
+        type=float,
+        metavar="SD",
+        help="assume a run's accuracy varies by SD (a fraction) from training seed to seed, "
+        "and count it in every verdict (for runs of one seed, where the logs cannot tell)",
+    )
     parser.add_argument(
         "--problems-out",
         type=Path,
@@ -100,14 +111,15 @@ def _summary(c) -> list[str]:
         line = (
             f"{r['benchmark']}, {r['at']}: {r['comparison']}: {show(r['difference'])} "
             f"{'mean reward' if reward else 'points'}, "
-            f"95% [{show(r['lo'])}, {show(r['hi'])}] ({r['interval']})"
+            f"{level_text(r['level'])} [{show(r['lo'])}, {show(r['hi'])}] ({r['interval']})"
         )
         if r["p_value"] is not None:
             adjusted = (
-                "" if r["p_adjusted"] == r["p_value"] else f", adjusted {r['p_adjusted']:.2g}"
+                ""
+                if r["p_adjusted"] == r["p_value"]
+                else f", adjusted {p_text(r['p_adjusted'], r['interval'])}"
             )
-            verdict = "separable" if r["separable"] else "not separable"
-            line += f"; p = {r['p_value']:.2g}{adjusted}: {verdict}"
+            line += f"; p {p_text(r['p_value'], r['interval'])}{adjusted}: {verdict(r)}"
         if r["won"] is not None:
             line += (
                 f"; unpaired [{show(r['unpaired_lo'])}, {show(r['unpaired_hi'])}]; "
@@ -130,6 +142,27 @@ def _summary(c) -> list[str]:
             )
         lines.append(line)
     return lines
+
+
+def level_text(level: float | None) -> str:
+    """An interval's level in words: 95%, or the adjusted level (98.33%)."""
+    return "95%" if level is None else f"{level * 100:.4g}%"
+
+
+def p_text(p: float, method: str = "") -> str:
+    """`= 0.012`, or `< 0.0001` for a bootstrap's p of 0 (it is below one in its resamples)."""
+    from helpers.stats import BOOTSTRAP_RESAMPLES
+
+    if p == 0 and "resamples" in method:  # every bootstrap here draws BOOTSTRAP_RESAMPLES
+        return f"< {1 / BOOTSTRAP_RESAMPLES:.2g}"
+    return f"= {p:.2g}"
+
+
+def verdict(r: dict) -> str:
+    """The verdict in words a newcomer reads right: not separable is not "no difference"."""
+    if r["separable"] is None:
+        return "no test"
+    return "separable" if r["separable"] else "not separable (cannot tell apart at this size)"
 
 
 def _reward_value(x: float | None) -> str:
@@ -169,8 +202,12 @@ def _compared_at(c) -> str:
 
 
 def run(args) -> tuple[object, object]:
-    from helpers import stats
     from helpers.runs import compare
+
+    if args.seed_sd is not None and not 0 <= args.seed_sd < 1:
+        raise DataError(
+            "--seed-sd", "a standard deviation from 0 to 1 (a fraction)", got=args.seed_sd
+        )
 
     c = compare.compare(
         args.runs,
@@ -182,6 +219,7 @@ def run(args) -> tuple[object, object]:
         mapping=mapping(args),
         engine=args.engine,
         adjust=args.adjust,
+        seed_sd=args.seed_sd,
     )
     for line in _summary(c):
         print(line)
@@ -192,7 +230,7 @@ def run(args) -> tuple[object, object]:
     drawn = drawable.comparison(c)
     if (c.differences["unit"] == "mean reward").any():
         said = "rewards that are not 0/1 are compared as mean rewards, not accuracy"
-        print(f"note: {said} (problem bootstrap, {stats.BOOTSTRAP_RESAMPLES:,} resamples)")
+        print(f"note: {said} (t over per-problem differences)")
         drawn.notes.append(f"{said}: every value of theirs is a mean reward")
     chart = later(
         "comparison",

@@ -78,3 +78,50 @@ def best_steps(means: pl.DataFrame) -> pl.DataFrame:
         for acc, n, k in best.select("accuracy", "answers", "checkpoints").iter_rows()
     ]
     return best.with_columns(selection_bias=pl.Series(bias, dtype=pl.Float64))
+
+
+def best_verdict(
+    share: pl.DataFrame, run_a: str, run_b: str, benchmark: str, picks: tuple, value: str
+) -> dict | None:
+    """The verdict on two runs' best checkpoints with the picking counted
+    (`stats.best_of_checkpoints`: a max-statistic bootstrap over problems) from each run's
+    per-problem `value` (averaged over seeds) at every checkpoint, on the problems every
+    checkpoint of both runs answered; None where fewer than two are, or each run has one
+    checkpoint (nothing was picked)."""
+    tables, steps = [], []
+    for run in (run_a, run_b):
+        mine = share.filter(pl.col("run") == run, pl.col("benchmark") == benchmark)
+        per = mine.group_by("step", "problem_id").agg(pl.col(value).mean())
+        tables.append(per)
+        steps.append(sorted(set(per["step"]), key=lambda s: (s is None, s)))
+    if len(steps[0]) < 2 and len(steps[1]) < 2:
+        return None
+    common = None
+    for per, mine in zip(tables, steps, strict=True):
+        full = per.group_by("problem_id").agg(pl.len()).filter(pl.col("len") == len(mine))
+        ids = set(full["problem_id"])
+        common = ids if common is None else common & ids
+    if len(common) < 2:
+        return None
+    kept = pl.Series(sorted(common))
+    matrices = [
+        per.filter(pl.col("problem_id").is_in(kept))
+        .sort("step", "problem_id", nulls_last=True)[value]
+        .to_numpy()
+        .reshape(len(mine), len(kept))
+        for per, mine in zip(tables, steps, strict=True)
+    ]
+    index = [mine.index(pick) for mine, pick in zip(steps, picks, strict=True)]
+    d = stats.best_of_checkpoints(*matrices, *index)
+    lo, hi = d.bounds()
+    return {
+        "difference": d.difference,
+        "lo": lo,
+        "hi": hi,
+        "paired_lo": lo,
+        "paired_hi": hi,
+        "p_value": d.p_value(),
+        "interval": d.method,
+        "_at_level": d.bounds,
+        "selection_problems": len(kept),
+    }

@@ -50,6 +50,7 @@ DIFFERENCE_COLUMNS = {
     "lo": pl.Float64,
     "hi": pl.Float64,
     "interval": pl.String,
+    "level": pl.Float64,
     "p_value": pl.Float64,
     "p_adjusted": pl.Float64,
     "separable": pl.Boolean,
@@ -205,6 +206,61 @@ def _read(
 # ---- differences --------------------------------------------------------------------------------
 
 
+def _adjust(rows: list[dict], adjust: str) -> None:
+    """Each row's adjusted p-value, its verdict (`separable`: adjusted p < 0.05) and its
+    interval at the level that agrees with the verdict (`stats.adjusted_levels`: the interval
+    excludes 0 exactly when the row is separable); a row without a test keeps its 95%."""
+    p_values = [r.get("p_value") for r in rows]
+    adjusted = stats.adjust_p(p_values, adjust)
+    levels = stats.adjusted_levels(p_values, adjust)
+    for r, p, level in zip(rows, adjusted, levels, strict=True):
+        r.update(p_adjusted=p, separable=None if p is None else p < 0.05)
+        bounds = r.get("_at_level")
+        if level is not None and bounds is not None and level != 0.95:
+            r["lo"], r["hi"] = bounds(level)
+        has_interval = r.get("lo") is not None
+        r["level"] = (level if level is not None else 0.95) if has_interval else None
+
+
+def _selected(row: dict, verdict: dict, label: str, benchmark: str, notes: list[str]) -> None:
+    """The best checkpoints' verdict with the picking counted replaces the plain paired one;
+    what it could not count is said."""
+    kept = verdict.pop("selection_problems")
+    if kept != row["problems"]:
+        notes.append(
+            f"{label}: {benchmark}'s best checkpoints are tested on the {kept} problems "
+            f"every checkpoint answered (of {row['problems']} the two picks share)"
+        )
+    if max(row["seeds_a"] or 1, row["seeds_b"] or 1) > 1:
+        notes.append(
+            f"{label}: {benchmark}: the best-checkpoint test resamples problems; the spread "
+            "from seed to seed is not counted in it"
+        )
+    row.update(verdict)
+
+
+def _seed_notes(rows: list[dict], seed_sd: float | None, notes: list[str]) -> None:
+    """What was said of training randomness: not measured where every run has one seed (and
+    no spread was assumed); borrowed where one run has one seed and the other several."""
+    paired_rows = [r for r in rows if r.get("won") is not None]
+    if not paired_rows:
+        return
+    if seed_sd is not None:
+        notes.append(
+            f"a spread of {seed_sd * 100:.3g} points from seed to seed is assumed "
+            "(--seed-sd) and counted in every paired verdict"
+        )
+    elif all(r["seeds_a"] == r["seeds_b"] == 1 for r in paired_rows):
+        notes.append(
+            "one seed a run: training randomness is not measured, so the intervals count "
+            "problems and answers only (give seeds, or --seed-sd SD to assume a spread)"
+        )
+    elif any(min(r["seeds_a"], r["seeds_b"]) == 1 for r in paired_rows):
+        notes.append(
+            "a run of one seed is taken to vary from seed to seed as the other run's seeds do"
+        )
+
+
 @readers.remembering()  # each store of several runs is read once, however many it holds
 def compare(
     runs: Mapping[str, str | Path | Sequence[str | Path]] | Sequence[tuple[str, str | Path]],
@@ -217,6 +273,7 @@ def compare(
     mapping: Mapping[str, str] | None = None,
     engine: str = "polars",
     adjust: str = "holm",
+    seed_sd: float | None = None,
 ) -> Comparison:
     """Compare every run with the baseline (the first run named, or `baseline`).
 
@@ -225,7 +282,11 @@ def compare(
     `problems` overrides benchmark sizes (for score-only logs); `engine` "spark" counts
     per-sample Parquet logs on Spark (see `helpers.runs.query`), "polars" (default) here.
     `adjust` ("holm", the default, "bh" or "none") adjusts every p-value for all the
-    comparisons made (run pairs x benchmarks x steps); `separable` is p_adjusted < 0.05."""
+    comparisons made (run pairs x benchmarks x steps); `separable` is p_adjusted < 0.05, and
+    each interval `lo`/`hi` is at the level (`level`) that agrees with it. With two seeds or
+    more in either run, the verdict counts training randomness (each run's seed variance);
+    `seed_sd` assumes a spread from seed to seed (one run's accuracy's standard deviation, a
+    fraction) where the logs cannot measure one."""
     if adjust not in stats.ADJUSTMENTS:
         raise ValueError(f"adjust must be one of {stats.ADJUSTMENTS}; got {adjust!r}")
     if checkpoint not in CHECKPOINTS:
@@ -305,8 +366,12 @@ def compare(
                     notes.append(f"{label}: {b} has no step in both runs, not compared")
                     continue
             both_samples = baseline in sample_runs and other in sample_runs
-            # every pair of steps at once where answers are 0/1 (rewards: pair by pair)
-            fast = paired.paired_rows(share, baseline, other, b, pairs) if both_samples else None
+            # every pair of steps at once (accuracy, or mean reward where rewards are not 0/1)
+            fast = (
+                paired.paired_rows(share, baseline, other, b, pairs, seed_sd)
+                if both_samples
+                else None
+            )
             for i, (sa, sb) in enumerate(pairs):
                 base = {"comparison": label, "run_a": baseline, "run_b": other, "benchmark": b}
                 base.update(step=sb if sa is None else sa if sb in (None, sa) else None)
@@ -318,7 +383,7 @@ def compare(
                         a_rows = at_step.get((baseline, b, sa), none)
                         b_rows = at_step.get((other, b, sb), none)
                         reward = paired.partial(a_rows, b_rows)  # not 0/1: by mean reward
-                        found = paired.paired_row(a_rows, b_rows, reward=reward)
+                        found = paired.paired_row(a_rows, b_rows, reward=reward, seed_sd=seed_sd)
                     row, view = found
                     if row["problems"] == 0:
                         notes.append(f"{label}: {b} shares no problem ids: compared unpaired")
@@ -326,6 +391,11 @@ def compare(
                         flips.append(view.with_columns(**{k: pl.lit(v) for k, v in base.items()}))
                 else:
                     row = paired.score_row(seeds, baseline, other, b, sa, sb)
+                if best is not None and both_samples:
+                    value = "reward_share" if row.get("unit") == "mean reward" else "share"
+                    verdict = checkpoints.best_verdict(share, baseline, other, b, pairs[0], value)
+                    if verdict is not None:
+                        _selected(row, verdict, label, b, notes)
                 if best is not None:
                     row.update(
                         checkpoints_a=pick[baseline]["checkpoints"],
@@ -336,14 +406,15 @@ def compare(
                 rows.append({**base, **row})
     if not rows:
         raise DataError(first_path[names[1]], "a benchmark and step that both runs logged")
-    adjusted = stats.adjust_p([r.get("p_value") for r in rows], adjust)
-    for r, p in zip(rows, adjusted, strict=True):
-        r.update(p_adjusted=p, separable=None if p is None else p < 0.05)
+    _adjust(rows, adjust)
+    _seed_notes(rows, seed_sd, notes)
+    adjusted = [r["p_adjusted"] for r in rows]
     tested = sum(p is not None for p in adjusted)
     if tested > 1 and adjust != "none":
         how = {"holm": "Holm", "bh": "Benjamini-Hochberg"}[adjust]
         notes.append(f"p-values adjusted ({how}) for the {tested} comparisons tested")
-    found = set().union(*rows)
+    found = set().union(*rows) - {"_at_level"}
+    rows = [{k: v for k, v in r.items() if k != "_at_level"} for r in rows]
     # accuracy differences are fractions; rewards that are not 0/1 say "mean reward"
     unit = pl.col("unit").fill_null("fraction") if "unit" in found else pl.lit("fraction")
     differences = (

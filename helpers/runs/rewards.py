@@ -1,7 +1,7 @@
 """Rewards that are not 0/1 (partial credit, a -1/1, a reward model's score): a per-sample log
 with a `reward` column holding such values is charted by mean reward over steps, with a problem
-bootstrap band (`stats.bootstrap_interval`); `compare` compares it by the paired bootstrap
-(`stats.paired_bootstrap`, in `helpers.runs.paired`). Logs of 0/1 answers never come here."""
+bootstrap band (`stats.bootstrap_interval`); `compare` compares it by the paired t over
+per-problem differences (in `helpers.runs.paired`). Logs of 0/1 answers never come here."""
 
 from __future__ import annotations
 

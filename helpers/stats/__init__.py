@@ -1,12 +1,16 @@
 """Statistics for reading benchmark numbers honestly, in one namespace (`from helpers import
-stats`; `stats.wilson_interval(...)`), kept in six modules by what they answer:
+stats`; `stats.wilson_interval(...)`), kept in eight modules by what they answer:
 
 - `intervals`: one accuracy's interval (Wilson, as a number and as a polars expression from one
   formula; Clopper-Pearson), a mean reward's (the problem bootstrap), pass@k, the distribution
   functions the others share;
 - `differences`: two runs compared, paired and unpaired (rewards: the paired bootstrap and the
   test that inverts it);
-- `adjust`: p-values adjusted for many tests (Holm, Benjamini-Hochberg);
+- `adjust`: p-values adjusted for many tests (Holm, Benjamini-Hochberg) and the interval
+  levels that agree with them;
+- `seeds`: training randomness in a comparison (seed variance, Satterthwaite's df);
+- `selection`: best checkpoint against best checkpoint, the picking counted (max-statistic
+  bootstrap);
 - `power`: what difference a benchmark of N problems can detect (with seeds; by the t test);
 - `fits`: log-linear fits, Pareto frontiers, EMA smoothing, best-checkpoint selection bias;
 - `student_t`: Student's t distribution function and quantile, on `math` alone (every
@@ -15,7 +19,7 @@ stats`; `stats.wilson_interval(...)`), kept in six modules by what they answer:
 numpy and scipy load where a function needs them: `plot -o x.csv` never does.
 """
 
-from helpers.stats.adjust import ADJUSTMENTS, adjust_p
+from helpers.stats.adjust import ADJUSTMENTS, adjust_p, adjusted_levels
 from helpers.stats.differences import (
     TANGO,
     Difference,
@@ -70,6 +74,8 @@ from helpers.stats.power import (
     seeded_detectable_difference,
     unpaired_power,
 )
+from helpers.stats.seeds import SeedLayout, TDifference, seed_layout, seeded_difference
+from helpers.stats.selection import SelectedDifference, best_of_checkpoints
 from helpers.stats.student_t import t_cdf, t_quantile
 
 __all__ = [
@@ -80,6 +86,8 @@ __all__ = [
     "TANGO",
     "Z95",
     "adjust_p",
+    "adjusted_levels",
+    "best_of_checkpoints",
     "best_checkpoint_bias",
     "binomial_se",
     "bootstrap_interval",
@@ -110,6 +118,11 @@ __all__ = [
     "problems_needed",
     "Sample",
     "sample_summary",
+    "seed_layout",
+    "seeded_difference",
+    "SeedLayout",
+    "SelectedDifference",
+    "TDifference",
     "seeded_detectable_difference",
     "t_cdf",
     "t_quantile",

@@ -5,8 +5,9 @@ differences. Their p-values are adjusted for many comparisons in `adjust`."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from statistics import NormalDist
 from typing import TYPE_CHECKING
 
 from helpers.stats.intervals import (
@@ -18,7 +19,7 @@ from helpers.stats.intervals import (
     percentile_bounds,
     wilson_interval,
 )
-from helpers.stats.student_t import t_cdf
+from helpers.stats.student_t import t_cdf, t_quantile
 
 if TYPE_CHECKING:  # numpy loads where a function needs it: `plot -o x.csv` never does
     import numpy as np
@@ -26,13 +27,39 @@ if TYPE_CHECKING:  # numpy loads where a function needs it: `plot -o x.csv` neve
 
 @dataclass(frozen=True)
 class Difference:
-    """A difference in accuracy (fractions: method minus baseline) with its 95% interval."""
+    """A difference in accuracy (fractions: method minus baseline) with its 95% interval, the
+    p-value of the test the interval inverts, and (`at_level`) the same interval at any other
+    level, for intervals adjusted for many comparisons (`adjust.adjusted_levels`)."""
 
     difference: float
     lo: float | None
     hi: float | None
     method: str
     p_value: float | None = None
+    at_level: Callable[[float], tuple[float, float]] | None = field(
+        default=None, compare=False, repr=False
+    )
+
+
+def z_for(level: float) -> float:
+    """The standard normal quantile a two-sided interval at `level` takes (Z95 at 95%)."""
+    return Z95 if level == 0.95 else NormalDist().inv_cdf(1 - (1 - level) / 2)
+
+
+def t_bounds(mean: float, se: float, df: float) -> Callable[[float], tuple[float, float]]:
+    """mean -/+ the t quantile of `level` on `df` degrees of freedom times `se`, as a function
+    of the level."""
+
+    def bounds(level: float) -> tuple[float, float]:
+        half = (_t_quantile(df) if level == 0.95 else t_quantile(1 - (1 - level) / 2, df)) * se
+        return mean - half, mean + half
+
+    return bounds
+
+
+def tango_bounds(only_b: int, only_a: int, m: int) -> Callable[[float], tuple[float, float]]:
+    """`tango_interval` as a function of the level."""
+    return lambda level: tango_interval(only_b, only_a, m, z_for(level))
 
 
 def newcombe_unpaired(
@@ -225,7 +252,8 @@ def paired_from(s: Paired) -> Difference:
     if s.binary:
         lo, hi = tango_interval(s.only_b, s.only_a, m)
         p = mcnemar_score_p(s.only_b, s.only_a)
-        return Difference(s.mean, lo, hi, f"paired: {TANGO}, one answer per problem", p)
+        said = f"paired: {TANGO}, one answer per problem"
+        return Difference(s.mean, lo, hi, said, p, tango_bounds(s.only_b, s.only_a, m))
     if m < 2:
         return Difference(s.mean, None, None, "paired: one problem, no interval")
     if s.alike:  # every problem moved by the same amount: no spread to build a t interval on
@@ -233,13 +261,14 @@ def paired_from(s: Paired) -> Difference:
             return Difference(s.mean, None, None, "paired: every problem moved alike")
         # none moved: as wide as with one answer per problem and no flips (samples only add)
         lo, hi = tango_interval(0, 0, m)
-        return Difference(0.0, lo, hi, f"paired: {TANGO}, no problem changed", 1.0)
+        return Difference(
+            0.0, lo, hi, f"paired: {TANGO}, no problem changed", 1.0, tango_bounds(0, 0, m)
+        )
     se = s.sd / math.sqrt(m)
-    half = _t_quantile(m - 1) * se
+    bounds = t_bounds(s.mean, se, m - 1)
+    lo, hi = bounds(0.95)
     p = 2 * t_cdf(-abs(s.mean) / se, m - 1)
-    return Difference(
-        s.mean, s.mean - half, s.mean + half, "paired: t over per-problem differences", p
-    )
+    return Difference(s.mean, lo, hi, "paired: t over per-problem differences", p, bounds)
 
 
 def bootstrap_p(means: np.ndarray) -> float:
@@ -314,7 +343,9 @@ def paired_bootstrap(
     means = bootstrap_means(d, resamples, seed)
     lo, hi = percentile_bounds(means)
     method = f"paired: problem bootstrap, {resamples:,} resamples, percentile interval"
-    return Difference(mean, lo, hi, method, bootstrap_p(means))
+    return Difference(
+        mean, lo, hi, method, bootstrap_p(means), lambda level: percentile_bounds(means, level)
+    )
 
 
 def welch_interval(a: Sequence[float], b: Sequence[float]) -> tuple[float, float] | None:
