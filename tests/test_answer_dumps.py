@@ -133,7 +133,11 @@ def test_compare_is_paired_at_every_step_whatever_the_spacing(runs, tmp_path, ca
     assert table["difference"].to_list() == pytest.approx([0.2, 0.3])
     assert table.select("won", "lost", "tied", "problems").rows() == [(3, 1, 6, 10), (3, 0, 7, 10)]
     for row, (won, lost) in zip(table.iter_rows(named=True), [(3, 1), (3, 0)], strict=True):
-        assert (row["lo"], row["hi"]) == pytest.approx(stats.tango_interval(won, lost, 10))
+        tango = stats.tango_interval(won, lost, 10)
+        assert (row["paired_lo"], row["paired_hi"]) == pytest.approx(tango)
+        # the interval shown is Tango's at the level of the two steps' Holm adjustment
+        z = stats.differences.z_for(row["level"])
+        assert (row["lo"], row["hi"]) == pytest.approx(stats.tango_interval(won, lost, 10, z))
         assert row["interval"].startswith("paired")
     assert "validation, step 20: new vs base: +30.0 points" in capsys.readouterr().out
 

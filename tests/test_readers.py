@@ -189,7 +189,7 @@ def test_lm_eval_samples(tmp_path):
 
 def test_lm_eval_partial_credit_is_a_mean_reward_not_a_cut_at_half(tmp_path):
     """A metric between 0 and 1 (f1) is each document's reward: compared by mean reward (the
-    problem bootstrap), never turned into right/wrong at 0.5."""
+    paired t over per-problem differences), never turned into right/wrong at 0.5."""
     from helpers.runs import compare
 
     f1 = {"base": [0.4, 0.45, 0.9, 0.1, 0.3] * 8, "new": [0.6, 0.55, 0.95, 0.2, 0.45] * 8}
@@ -207,7 +207,7 @@ def test_lm_eval_partial_credit_is_a_mean_reward_not_a_cut_at_half(tmp_path):
     assert loaded.samples.collect()["reward"].to_list() == f1["new"]
     assert "mean reward" in " ".join(loaded.notes)
     row = compare.compare(paths).differences.row(0, named=True)
-    assert row["unit"] == "mean reward" and "bootstrap" in row["interval"]
+    assert row["unit"] == "mean reward" and row["interval"].startswith("paired: t")
     assert row["difference"] == pytest.approx(0.12)  # cut at 0.5: 0.6 - 0.2 = 0.4
 
 

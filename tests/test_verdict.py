@@ -186,9 +186,7 @@ def test_the_selection_tests_interval_and_p_never_disagree():
 
 
 @pytest.mark.parametrize("adjust", ["holm", "bh"])
-def test_five_steps_adjusted_together_show_intervals_that_agree_with_the_verdict(
-    tmp_path, adjust
-):
+def test_five_steps_adjusted_together_show_intervals_that_agree_with_the_verdict(tmp_path, adjust):
     """Five steps of one comparison, adjusted together, over 60 benchmarks with gains from
     none to clear: before, 11% of rows showed a 95% interval excluding 0 beside "not
     separable"; now every row's interval is at the level that agrees with its verdict."""
