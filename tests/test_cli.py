@@ -178,7 +178,8 @@ def test_power_prints_and_writes_the_minimum_detectable_difference(tmp_path, cap
 def test_power_reads_agreement_and_accuracy_from_two_real_runs(tmp_path, capsys):
     """Qwen2.5-Math-7B and Qwen2.5-14B-Instruct on the same 500 MATH500 problems: 171 won and
     31 lost, so 59.6% answered alike; the 28-point gap is far above what 500 problems detect,
-    and about 38 problems would have sufficed."""
+    and about 36 problems would have sufficed, by the same exact power that says what 500
+    detect (Connor's planning formula, which the count used before, says 38)."""
     from helpers import stats
 
     out = tmp_path / "p.csv"
@@ -189,8 +190,9 @@ def test_power_reads_agreement_and_accuracy_from_two_real_runs(tmp_path, capsys)
         stats.minimum_detectable_difference(500, 0.524, agreement=row["agreement"]), abs=1e-9
     )
     assert row["minimum_detectable_difference"] < row["difference"] == pytest.approx(0.28)
-    assert row["problems_needed"] == stats.problems_needed(0.28, 0.404) == 38
-    assert "the observed difference needs about 38 problems" in capsys.readouterr().out
+    assert row["problems_needed"] == stats.problems_for(0.28, 0.404, near=500) == 36
+    assert stats.problems_needed(0.28, 0.404) == 38
+    assert "the observed difference needs about 36 problems" in capsys.readouterr().out
 
 
 def _partial_credit_table(path, problems=20, samples=3, steps=(0, 50)):

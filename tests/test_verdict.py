@@ -149,7 +149,7 @@ def test_best_of_eight_checkpoints_with_no_gain_is_separable_at_most_at_the_nomi
 ):
     """Issue 40's case: the best of 8 checkpoints against a fixed baseline on 30 problems.
     Before, 9-11% separable; with the max-statistic bootstrap at most 8% of 200 (measured
-    1.5%)."""
+    2.0%)."""
     runs = _checkpoint_runs(
         tmp_path, benchmarks=200, problems=30, checkpoints=8, base_checkpoints=1, gain=0.0
     )
@@ -254,3 +254,49 @@ def test_partial_credit_on_few_problems_reaches_its_coverage(problems):
         d = stats.paired_difference(*runs)
         covered += d.lo <= 0 <= d.hi
     assert abs(covered / sims - 0.95) < 3 * math.sqrt(0.95 * 0.05 / sims)
+
+
+# ---- power that answers the question asked ---------------------------------------------------
+
+
+def test_power_never_contradicts_itself():
+    """What N problems detect and what the observed difference needs come from one power
+    (McNemar's, summed exactly up to 1,000 problems): if N detects a difference no larger
+    than the observed one, the observed one needs at most N problems, and otherwise more.
+    Before, 100 problems "detected 5.8 points" while 6.0 "needed about 129"."""
+    for n in (30, 100, 2000):
+        for agreement in (0.7, 0.9):
+            detectable = stats.minimum_detectable_difference(n, 0.5, agreement=agreement)
+            if detectable != detectable:
+                continue
+            for d in (detectable * 0.8, detectable, detectable * 1.02, detectable * 1.3):
+                if d > 1 - agreement:
+                    continue
+                needed = stats.problems_for(d, 1 - agreement, near=n)
+                assert (needed <= n) == (d >= detectable), (n, agreement, d, needed)
+
+
+def test_power_at_a_chosen_difference(capsys, tmp_path):
+    """`--difference D` gives the power at D of each design, in words: at the detectable
+    difference it is the power asked for; 30 AIME problems cannot see 5 points."""
+    from helpers.cli import main
+
+    out = tmp_path / "p.csv"
+    args = ["power", "--problems", "30", "--accuracy", "0.3", "--agreement", "0.8"]
+    assert main([*args, "--difference", "0.05", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "can 30 problems see 5.0 points? no" in printed
+    rows = pl.read_csv(out)
+    paired = rows.filter(design="paired").row(0, named=True)
+    assert paired["power_at_difference"] == pytest.approx(
+        stats.mcnemar_power(30, 0.2, 0.05), rel=1e-12
+    )
+    for agreement in (None, 0.8):
+        for n in (30, 500, 5000):
+            d = stats.minimum_detectable_difference(n, 0.3, agreement=agreement)
+            at = stats.design_power(n, 0.3, d, agreement=agreement)
+            # the detectable difference is found to 1e-4 (paired): its power is the one asked
+            assert at == pytest.approx(0.8, abs=0.01 if agreement else 1e-5)
+    seeded = stats.seeded_detectable_difference(500, 0.5, seeds=3, seed_sd=0.02, agreement=0.8)
+    at = stats.design_power(500, 0.5, seeded, agreement=0.8, seeds=3, seed_sd=0.02)
+    assert at == pytest.approx(0.8, abs=1e-4)

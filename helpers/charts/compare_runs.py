@@ -341,6 +341,24 @@ def flip_counts(counts: pl.DataFrame, *, columns: int = 3, rewards: bool = False
     return _facet(chart, columns, "where")
 
 
+def _no_flips() -> alt.Chart:
+    """Where the runs answered every shared problem alike at the last step compared: said,
+    where the flipped problems would be drawn (an empty panel would look like a failure)."""
+    return (
+        alt.Chart(alt.Data(values=[{}]))
+        .mark_text(align="left", fontSize=12, color=COLOURS["described"])
+        .encode(
+            x=alt.value(0),
+            y=alt.value(10),
+            text=alt.value(
+                "No problem flipped at the last step compared: the runs answered every "
+                "shared problem alike."
+            ),
+        )
+        .properties(width=520, height=20, name="no_flips")
+    )
+
+
 MAX_VERDICTS = 6  # lines under the differences' title; the CSV holds every row
 
 
@@ -354,8 +372,9 @@ def _interval_words(differences: pl.DataFrame) -> str:
 
 
 def verdict_lines(differences: pl.DataFrame, rewards: bool = False) -> list[str]:
-    """One line per comparison and benchmark at its last row compared: the difference, its
-    interval at the level shown, the adjusted p-value and the verdict in words."""
+    """Two lines per comparison and benchmark at its last row compared: the difference and
+    its interval at the level shown; the adjusted p-value, the verdict in words and the
+    problems won, lost and tied (short enough for a panel or two)."""
     if "separable" not in differences.columns:
         return []
     last = differences.group_by("comparison", "benchmark", maintain_order=True).last()
@@ -368,10 +387,15 @@ def verdict_lines(differences: pl.DataFrame, rewards: bool = False) -> list[str]
         if r["lo"] is not None:
             level = f"{r['level'] * 100:.4g}%" if r["level"] is not None else "95%"
             line += f", {level} [{r['lo'] * scale:+.1f}, {r['hi'] * scale:+.1f}]"
-        if r["separable"] is not None:
-            said = "separable" if r["separable"] else "cannot tell apart at this size"
-            line += f"; p adjusted = {r['p_adjusted']:.2g}: {said}"
         lines.append(line)
+        said = []
+        if r["separable"] is not None:
+            verdict = "separable" if r["separable"] else "cannot tell apart at this size"
+            said.append(f"p adjusted = {r['p_adjusted']:.2g}: {verdict}")
+        if r.get("won") is not None:
+            said.append(f"problems won {r['won']}, lost {r['lost']}, tied {r['tied']}")
+        if said:
+            lines.append("    " + "; ".join(said))
     if last.height > MAX_VERDICTS:
         lines.append(f"and {last.height - MAX_VERDICTS} more comparisons (every row in the CSV)")
     return lines
@@ -418,7 +442,12 @@ def comparison(
         run_curves(curves, runs, columns=columns, rewards=rewards).properties(
             title=alt.Title(
                 f"{'Mean reward' if rewards else 'Accuracy'} of each run",
-                subtitle=f"shaded: {'; '.join(bands)}" if bands else "",
+                # a run evaluated once is drawn with bars, a curve with a shaded band
+                subtitle=(
+                    f"{'bars' if curves['step'].is_null().all() else 'shaded'}: {'; '.join(bands)}"
+                )
+                if bands
+                else "",
             )
         ),
         paired_differences(differences, columns=columns, rewards=rewards).properties(
@@ -441,6 +470,8 @@ def comparison(
                 title="Problems that flipped, at the last step compared"
             )
         )
+    elif "won" in differences.columns and differences["won"].is_not_null().any():
+        parts.append(_no_flips())
     return (
         alt.vconcat(*parts)
         .resolve_scale(color="independent")

@@ -59,6 +59,13 @@ def add_parser(sub) -> None:
         metavar="SD",
         help="standard deviation of a run's accuracy across training seeds (a fraction)",
     )
+    power.add_argument(
+        "--difference",
+        type=float,
+        metavar="D",
+        help="also give the power at this difference (a fraction: 0.05 is 5 points; in reward "
+        "units for rewards that are not 0/1), and say whether the benchmark can see it",
+    )
     power.add_argument("--power", type=fraction, default=0.8, help="default 0.8")
     power.add_argument("--alpha", type=fraction, default=0.05, help="default 0.05")
     power.add_argument("-o", "--output", type=Path, metavar="OUT.csv", help="also write a CSV")
@@ -112,7 +119,8 @@ def _power_of_runs(args) -> list[dict]:
             if differing > 0
             else math.nan
         )
-        needed = stats.problems_needed(d, differing, args.alpha, args.power)
+        # by the power that found `detectable`, so the two never contradict each other
+        needed = stats.problems_for(d, differing, near=n, alpha=args.alpha, power=args.power)
         rows.append(
             {
                 "comparison": r["comparison"],
@@ -130,11 +138,20 @@ def _power_of_runs(args) -> list[dict]:
         )
         can = "nothing" if detectable != detectable else f"{detectable * 100:.1f} points"
         need = "no difference to detect" if needed is None else f"about {needed:,} problems"
-        print(
+        line = (
             f"{r['benchmark']}, {r['at']}: {r['comparison']}: {points(d)} points on {n} problems, "
             f"{1 - differing:.0%} answered alike; {n} problems detect {can} with "
             f"{args.power:.0%} power; the observed difference needs {need}"
         )
+        if args.difference is not None:
+            at = (
+                stats.mcnemar_power(n, differing, args.difference, args.alpha)
+                if abs(args.difference) <= differing
+                else None
+            )
+            rows[-1]["power_at_difference"] = at
+            line += "; " + _can_see(args, at, n)
+        print(line)
     return rows
 
 
@@ -193,13 +210,23 @@ def _t_power_of_runs(args, c, r: dict) -> dict:
         need = "more seeds: the seeds' variance alone hides it"
     samples = min(r["samples_a"], r["samples_b"])
     seeded = f", {seeds} seeds per run (seed sd {seed_sd:.3f})" if seed_sd is not None else ""
-    print(
+    line = (
         f"{r['benchmark']}, {r['at']}: {r['comparison']}: {show(d)} on {n} problems "
-        f"({samples} samples per problem{seeded}), per-problem differences sd {sd:.3f}; "
+        f"({samples} sample{'s' * (samples != 1)} per problem{seeded}), "
+        f"per-problem differences sd {sd:.3f}; "
         f"{n} problems detect {can} with {args.power:.0%} power (paired t test); the "
         f"observed difference needs {need}"
     )
+    at = None
+    if args.difference is not None and n > 1 and spread:
+        at = stats.paired_t_power(
+            n, sd, args.difference, seeds=seeds, seed_sd=seed_sd or 0.0, alpha=args.alpha
+        )
+    if args.difference is not None:
+        line += "; " + _can_see(args, at, n, unit="" if reward else None)
+    print(line)
     return {
+        **({"power_at_difference": at} if args.difference is not None else {}),
         "comparison": r["comparison"],
         "benchmark": r["benchmark"],
         "at": r["at"],
@@ -217,6 +244,23 @@ def _t_power_of_runs(args, c, r: dict) -> dict:
         "minimum_detectable_difference": detectable,
         "problems_needed": needed,
     }
+
+
+def _can_see(args, at: float | None, problems: int, unit: str | None = None) -> str:
+    """Whether `problems` problems can see --difference, in words: its power there against the
+    power asked for."""
+    d = args.difference
+    said = f"{d:+.3f} mean reward" if unit == "" else f"{d * 100:.1f} points"
+    if at is None:
+        return f"{said}: no power to give (more than the problems that differ allow)"
+    verdict = (
+        "yes"
+        if at >= args.power
+        else f"not reliably (below the {args.power:.0%} asked)"
+        if at >= 0.5
+        else "no: more often missed than found"
+    )
+    return f"can {problems} problems see {said}? {verdict}, with {at:.0%} power"
 
 
 def _power_of_design(args) -> list[dict]:
@@ -268,6 +312,21 @@ def _power_of_design(args) -> list[dict]:
                 "if_problems_equally_hard": None if low != low else low,
             }
         )
+        seen = ""
+        if args.difference is not None:
+            chance = stats.design_power(
+                args.problems,
+                args.accuracy,
+                args.difference,
+                agreement=agreement,
+                seeds=args.seeds or 1,
+                seed_sd=args.seed_sd or 0.0,
+                alpha=args.alpha,
+            )
+            rows[-1]["power_at_difference"] = chance
+            seen = "; " + _can_see(args, chance, args.problems)
+            if agreement is None and args.samples > 1:
+                seen += " (if the samples add nothing)"
         how = "" if agreement is None else f", {agreement:.0%} of problems answered alike"
         if seeded:
             how += f", {args.seeds} seeds per run (seed sd {args.seed_sd * 100:.1f} points)"
@@ -276,7 +335,11 @@ def _power_of_design(args) -> list[dict]:
         elif low < d:
             answers = f"{args.samples} samples"
             if seeded:  # equally hard problems: each seed's answers are fresh draws too
-                answers = f"{args.samples} samples and {args.seeds} seeds"
+                answers = (
+                    f"{args.seeds} seeds"
+                    if args.samples == 1
+                    else f"{args.samples} samples and {args.seeds} seeds"
+                )
             said = (
                 f"detect {d * 100:.1f} points {at} if {answers} add nothing "
                 f"(problems always or never solved), {low * 100:.1f} if the problems are "
@@ -284,5 +347,5 @@ def _power_of_design(args) -> list[dict]:
             )
         else:
             said = f"detect {d * 100:.1f} points ({d * args.problems:.1f} problems) {at}"
-        print(f"{design}{how}: {args.problems} problems at {args.accuracy:.0%} {said}")
+        print(f"{design}{how}: {args.problems} problems at {args.accuracy:.0%} {said}{seen}")
     return rows

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import math
+from statistics import NormalDist
 from typing import TYPE_CHECKING
 
 from helpers.stats.intervals import _normal_quantile
@@ -118,6 +119,96 @@ def problems_needed(
     za, zb = _normal_quantile(1 - alpha / 2), _normal_quantile(power)
     n = (za * math.sqrt(differing) + zb * math.sqrt(differing - d * d)) ** 2 / (d * d)
     return math.ceil(n - 1e-9)
+
+
+def mcnemar_power(problems: int, differing: float, difference: float, alpha: float = 0.05) -> float:
+    """The power of McNemar's score test as `minimum_detectable_difference` computes it:
+    summed exactly (`paired_power`) up to EXACT_POWER_UP_TO problems, Connor's normal
+    approximation above; `difference` at most `differing` (a share of problems can only move
+    one way as far as all of them differing).
+
+    >>> round(mcnemar_power(100, 0.2, minimum_detectable_difference(100, 0.5, agreement=0.8)), 2)
+    0.8
+    """
+    d = abs(difference)
+    if d > differing:
+        raise ValueError("a difference larger than the share of problems that differ")
+    if problems <= EXACT_POWER_UP_TO:
+        return paired_power(problems, differing, d, alpha)
+    za = _normal_quantile(1 - alpha / 2)
+    spread = math.sqrt(max(differing - d * d, 1e-300))
+    return NormalDist().cdf((d * math.sqrt(problems) - za * math.sqrt(differing)) / spread)
+
+
+def problems_for(
+    difference: float,
+    differing: float,
+    *,
+    near: int,
+    alpha: float = 0.05,
+    power: float = 0.8,
+) -> int | None:
+    """The fewest problems at which McNemar's test, by the same power as
+    `minimum_detectable_difference` (`mcnemar_power`), detects `difference` when a share
+    `differing` of problems is answered differently; searched on the side of `near` (the
+    problems a benchmark has) that the answer lies on, so that the two never contradict each
+    other: if `near` problems detect a difference no larger than `difference`, the answer is
+    at most `near`, else more. None for no difference, or one larger than `differing` allows.
+    (The exact power of a discrete test is not monotone in N: it saws up and down by a few
+    points, so "about".)
+
+    >>> d = minimum_detectable_difference(100, 0.5, agreement=0.8)  # 100 problems, 20% differ
+    >>> round(d, 3), problems_for(d, 0.2, near=100), problems_for(d - 0.01, 0.2, near=100)
+    (0.119, 100, 121)
+    """
+    d = abs(difference)
+    if d == 0 or d > differing:
+        return None
+
+    def enough(n: int) -> bool:
+        return mcnemar_power(n, differing, d, alpha) >= power
+
+    if enough(near):
+        return int(_smallest(enough, 0, near, 1, whole=True))
+    bracket = _doubled(enough, near, 2 * near, limit=10**12)
+    return None if bracket is None else int(_smallest(enough, *bracket, 1, whole=True))
+
+
+def design_power(
+    problems: int,
+    accuracy: float,
+    difference: float,
+    *,
+    agreement: float | None = None,
+    seeds: int = 1,
+    seed_sd: float = 0.0,
+    alpha: float = 0.05,
+) -> float | None:
+    """The power at `difference` of the design whose smallest detectable difference
+    `minimum_detectable_difference` (or `seeded_detectable_difference`) gives: unpaired by
+    the normal approximation, each run's variance p (1 - p) / N + seed_sd^2 / S; paired
+    (`agreement`) by McNemar's test (`mcnemar_power`), or with seeds by Connor's form with the
+    seeds' variance added. None where `difference` is larger than the problems that differ
+    allow (paired).
+
+    >>> round(design_power(500, 0.5, minimum_detectable_difference(500, 0.5)), 3)
+    0.8
+    """
+    za = _normal_quantile(1 - alpha / 2)
+    d = abs(difference)
+    training = 2 * seed_sd**2 / seeds
+    normal = NormalDist()
+    if agreement is None:
+        se = math.sqrt(2 * accuracy * (1 - accuracy) / problems + training)
+        return normal.cdf(d / se - za) + normal.cdf(-d / se - za)
+    psi = 1 - agreement
+    if d > psi:
+        return None
+    if training == 0:
+        return mcnemar_power(problems, psi, d, alpha)
+    null = math.sqrt(psi / problems + training)
+    alternative = math.sqrt(max(0.0, psi - d * d) / problems + training)
+    return normal.cdf((d - za * null) / alternative)
 
 
 def unpaired_power(problems: int, accuracy: float, difference: float, alpha: float = 0.05) -> float:
