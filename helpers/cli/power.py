@@ -66,6 +66,27 @@ def add_parser(sub) -> None:
         help="also give the power at this difference (a fraction: 0.05 is 5 points; in reward "
         "units for rewards that are not 0/1), and say whether the benchmark can see it",
     )
+    power.add_argument(
+        "--budget",
+        type=float,
+        metavar="D",
+        help="with two runs: split each run's accuracy's variance into answers, problems, "
+        "seed x problem and training, and give the cheapest seeds x problems x answers per "
+        "problem that detect D (a fraction)",
+    )
+    power.add_argument(
+        "--seed-cost",
+        type=float,
+        default=10_000,
+        metavar="C",
+        help="with --budget: what training one seed costs, in answers generated (default 10,000)",
+    )
+    power.add_argument(
+        "--max-problems",
+        type=int,
+        metavar="N",
+        help="with --budget: problems there are (default: those the two runs share)",
+    )
     power.add_argument("--power", type=fraction, default=0.8, help="default 0.8")
     power.add_argument("--alpha", type=fraction, default=0.05, help="default 0.05")
     power.add_argument("-o", "--output", type=Path, metavar="OUT.csv", help="also write a CSV")
@@ -78,7 +99,11 @@ def run(args) -> int:
         raise DataError(
             "--seed-sd", "a standard deviation from 0 to 1 (a fraction)", got=args.seed_sd
         )
-    if args.runs:
+    if args.budget is not None:
+        if len(args.runs) < 2:
+            raise DataError("--budget", "two runs NAME=PATH to split the noise of")
+        rows = _budget(args)
+    elif args.runs:
         rows = _power_of_runs(args)
     else:
         if args.problems is None or args.accuracy is None:
@@ -244,6 +269,26 @@ def _t_power_of_runs(args, c, r: dict) -> dict:
         "minimum_detectable_difference": detectable,
         "problems_needed": needed,
     }
+
+
+def _budget(args) -> list[dict]:
+    """The noise budget of two runs (`runs.budget`), printed part by part, and its cheapest
+    designs, one CSV row per design."""
+    from helpers.runs import budget
+
+    if args.budget == 0 or args.seed_cost < 0:
+        raise DataError("--budget", "a difference other than 0, and a seed cost of 0 or more")
+    found = budget.noise_budgets(
+        args.runs,
+        args.budget,
+        seed_cost=args.seed_cost,
+        max_problems=args.max_problems,
+        alpha=args.alpha,
+        power=args.power,
+    )
+    for line in budget.lines(found, args.budget, seed_cost=args.seed_cost, power=args.power):
+        print(line)
+    return budget.designs_table(found).to_dicts()
 
 
 def _can_see(args, at: float | None, problems: int, unit: str | None = None) -> str:
