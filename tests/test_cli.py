@@ -317,10 +317,16 @@ def test_power_with_seeds_and_from_runs_with_several_samples(tmp_path, capsys):
     seeds += [f"b={tmp_path / n}.parquet" for n in ("b1", "b2")]
     assert main(["power", *seeds, "-o", str(out)]) == 0
     row = pl.read_csv(out).row(0, named=True)
-    accuracy = {n: float(f["correct"].mean()) for n, f in frames.items()}
-    pooled = (np.var([accuracy["a1"], accuracy["a2"]], ddof=1) + np.var(
-        [accuracy["b1"], accuracy["b2"]], ddof=1)) / 2  # fmt: skip
-    assert row["seeds"] == 2 and row["seed_sd"] == pytest.approx(math.sqrt(pooled))
+    # the seeds' spread as compare's verdict counts it: the seed components (each run's seeds'
+    # accuracies' variance less the seed x problem residual over N), over 1/2 + 1/2
+    from helpers.runs.compare import compare
+
+    logs = {r: [tmp_path / f"{r}{i}.parquet" for i in (1, 2)] for r in "ab"}
+    counted = compare(logs).differences.row(0, named=True)
+    assert counted["seed_variance"] is not None
+    assert row["seeds"] == 2 and row["seed_sd"] == pytest.approx(
+        math.sqrt(counted["seed_variance"]), abs=1e-15
+    )
     assert row["minimum_detectable_difference"] == pytest.approx(
         stats.paired_t_solve(row["difference_sd"], problems=30, seeds=2, seed_sd=row["seed_sd"]),
         abs=1e-9,

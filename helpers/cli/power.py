@@ -194,20 +194,12 @@ def _difference_sd(c, r: dict) -> float:
 
 
 def _seed_sd(c, r: dict) -> float | None:
-    """Between-seed standard deviation of the two runs' scores at the compared steps (their
-    variances pooled, from each run with two seeds or more); None with one seed each."""
-    variances = []
-    for run, step in ((r["run_a"], r["step_a"]), (r["run_b"], r["step_b"])):
-        at = pl.col("step").is_null() if step is None else pl.col("step") == step
-        seeds = c.curves.filter(
-            pl.col("kind") == "seed",
-            pl.col("run") == run,
-            pl.col("benchmark") == r["benchmark"],
-            at,
-        )["accuracy"]
-        if seeds.len() > 1:
-            variances.append(float(seeds.var(ddof=1)))
-    return math.sqrt(sum(variances) / len(variances)) if variances else None
+    """A run's accuracy's standard deviation from seed to seed, as the comparison's verdict
+    counts it (`compare`'s `seed_variance`, each run's seed component over its seeds: the
+    spread solved back to one run's); None where neither run has two seeds."""
+    if r["seed_variance"] is None:
+        return None
+    return math.sqrt(r["seed_variance"] / (1 / r["seeds_a"] + 1 / r["seeds_b"]))
 
 
 def _t_power_of_runs(args, c, r: dict) -> dict:

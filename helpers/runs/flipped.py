@@ -42,13 +42,18 @@ def view(flips: list[pl.DataFrame], checkpoint: str) -> pl.DataFrame:
             .otherwise(pl.format("{} better", "run_a")),
         )
         .with_columns(at=at_label(checkpoint))
+        # ties in their ids' natural order: 2 before 10 where ids are numbers
+        .with_columns(_number=pl.col("problem_id").cast(pl.String).str.to_integer(strict=False))
         .sort(
             "comparison",
             "benchmark",
             "difference",
+            "_number",
             "problem_id",
-            descending=[False, False, True, False],
+            descending=[False, False, True, False, False],
+            nulls_last=True,
         )
+        .drop("_number")
     )
     return view.with_columns(rank=pl.int_range(pl.len()).over("comparison", "benchmark") + 1)
 
