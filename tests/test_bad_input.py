@@ -9,6 +9,7 @@ an interrupted write, and the data package under generated damage."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import subprocess
@@ -954,3 +955,77 @@ def test_killed_mid_write_leaves_no_partial_output(tmp_path):
             assert moment != "starting" and out.read_text().rstrip().endswith("</html>")
     result = _cli("plot", source, "-o", out)
     assert result.returncode == 0 and out.read_text().rstrip().endswith("</html>")
+
+
+# ---- arguments the command line refuses: one error line each (issue 41) -------------------------
+
+REFUSED = {
+    "compare --adjust bonferroni": (
+        ["compare", "a={sky}", "b={sky}", "--adjust", "bonferroni", "-o", "{out}"],
+        "argument --adjust: invalid choice: 'bonferroni'",
+    ),
+    "power --accuracy 1.5": (
+        ["power", "--problems", "30", "--accuracy", "1.5"],
+        "expected a fraction between 0 and 1; got 1.5",
+    ),
+    "power --agreement 2": (
+        ["power", "--problems", "30", "--accuracy", "0.5", "--agreement", "2"],
+        "argument --agreement: expected a fraction",
+    ),
+    "power --power 1": (
+        ["power", "--problems", "30", "--accuracy", "0.5", "--power", "1"],
+        "argument --power: expected a fraction",
+    ),
+    "power --alpha 0": (
+        ["power", "--problems", "30", "--accuracy", "0.5", "--alpha", "0"],
+        "argument --alpha: expected a fraction",
+    ),
+    "plot --columns 0": (
+        ["plot", "{sky}", "--columns", "0", "-o", "{out}"],
+        "expected a whole number of panels, 1 or more; got 0",
+    ),
+    "compare --columns -2": (
+        ["compare", "a={sky}", "b={sky}", "--columns", "-2", "-o", "{out}"],
+        "expected a whole number of panels, 1 or more; got -2",
+    ),
+    "no command": ([], "the following arguments are required: command"),
+}
+
+
+@pytest.mark.parametrize("kind", list(REFUSED))
+def test_refused_arguments_are_one_error_line(kind, tmp_path, capsys):
+    """An argument argparse refuses is one `error:` line naming the command and where help
+    is, not a usage block of 6-11 lines (before, `--columns 0` even ended in a
+    ZeroDivisionError traceback)."""
+    from .conftest import SKY
+
+    args, words = REFUSED[kind]
+    out = tmp_path / "x.png"
+    with pytest.raises(SystemExit) as ended:
+        main([a.format(sky=SKY, out=out) for a in args])
+    assert ended.value.code == 2
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: python -m helpers"), err
+    assert words in lines[0] and "--help" in lines[0]
+    assert not out.exists()
+
+
+def test_power_of_runs_with_a_baseline_at_zero_and_of_a_huge_benchmark(tmp_path, capsys):
+    """A baseline at 0% is a real comparison (it ended in a ValueError traceback); a benchmark
+    of 10^12 problems detects about 1.25e-6 (paired at 80% agreement: Connor's formula), not
+    the 1e-4 a fixed search step stopped at."""
+    rows = {"step": [0] * 4, "benchmark": "m", "problem_id": list("abcd"), "sample_id": 0}
+    pl.DataFrame({**rows, "correct": [False] * 4, "response_tokens": 1}).write_parquet(
+        tmp_path / "zero.parquet"
+    )
+    pl.DataFrame(
+        {**rows, "correct": [True, False, True, False], "response_tokens": 1}
+    ).write_parquet(tmp_path / "half.parquet")
+    assert main(["power", f"a={tmp_path / 'zero.parquet'}", f"b={tmp_path / 'half.parquet'}"]) == 0
+    assert "+50.0 points on 4 problems" in capsys.readouterr().out
+    from helpers import stats
+
+    d = stats.minimum_detectable_difference(10**12, 0.5, agreement=0.8)
+    connor = (1.959963984540054 + 0.8416212335729143) * math.sqrt(0.2) / 10**6
+    assert d == pytest.approx(connor, rel=0.02)

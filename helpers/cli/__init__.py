@@ -23,6 +23,7 @@ from helpers.cli.shared import (
     csv_text,
     engine_arg,
     mapping,
+    panels_per_row,
     reading_args,
 )
 from helpers.errors import DataError
@@ -67,12 +68,21 @@ def _progress(i: int, n: int, path: Path) -> None:
         print(f"reading {i}/{n}: {path}", file=sys.stderr, flush=True)
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """argparse, but an argument it refuses is one `error:` line naming the command (as bad
+    input is), not a usage block of 6-11 lines; --help still prints the whole usage."""
+
+    def error(self, message: str):
+        print(f"error: {self.prog}: {message} (see {self.prog} --help)", file=sys.stderr)
+        raise SystemExit(2)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = _OneLineParser(
         prog="python -m helpers",
         description="Charts of LLM reasoning runs, from your own logs.",
     )
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_OneLineParser)
     plot = command_parser(
         sub,
         "plot",
@@ -81,7 +91,9 @@ def main(argv: list[str] | None = None) -> int:
         ("files", location, "FILE", "input file(s) or folder(s)"),
     )
     reading_args(plot)
-    plot.add_argument("--columns", type=int, default=4, help="panels per row (default 4)")
+    plot.add_argument(
+        "--columns", type=panels_per_row, default=4, help="panels per row (default 4)"
+    )
     engine_arg(plot)
     compare.add_parser(sub)
     look = sub.add_parser(

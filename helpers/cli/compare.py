@@ -13,6 +13,7 @@ from helpers.cli.shared import (
     csv_text,
     engine_arg,
     mapping,
+    panels_per_row,
     points,
     reading_args,
     run_arg,
@@ -96,7 +97,9 @@ def add_parser(sub) -> None:
         "adjusted value",
     )
     reading_args(parser)
-    parser.add_argument("--columns", type=int, default=3, help="panels per row (default 3)")
+    parser.add_argument(
+        "--columns", type=panels_per_row, default=3, help="panels per row (default 3)"
+    )
     engine_arg(parser)
 
 

@@ -137,9 +137,12 @@ def _power_of_runs(args) -> list[dict]:
             continue
         n, d = r["problems"], r["difference"]
         differing = (r["won"] + r["lost"]) / n
+        # the paired size rests on the problems that differ; the accuracy is only checked, so
+        # a baseline at 0% or 100% takes the runs' mean (kept inside 0-1)
+        near = min(max((r["accuracy_a"] + r["accuracy_b"]) / 2, 1e-9), 1 - 1e-9)
         detectable = (
             stats.minimum_detectable_difference(
-                n, r["accuracy_a"], agreement=1 - differing, alpha=args.alpha, power=args.power
+                n, near, agreement=1 - differing, alpha=args.alpha, power=args.power
             )
             if differing > 0
             else math.nan
@@ -161,7 +164,7 @@ def _power_of_runs(args) -> list[dict]:
                 "problems_needed": needed,
             }
         )
-        can = "nothing" if detectable != detectable else f"{detectable * 100:.1f} points"
+        can = "nothing" if detectable != detectable else f"{_pts(detectable)} points"
         need = "no difference to detect" if needed is None else f"about {needed:,} problems"
         line = (
             f"{r['benchmark']}, {r['at']}: {r['comparison']}: {points(d)} points on {n} problems, "
@@ -283,6 +286,12 @@ def _budget(args) -> list[dict]:
     return budget.designs_table(found).to_dicts()
 
 
+def _pts(x: float) -> str:
+    """A difference in points, to one decimal, or to two significant digits below 0.1 (a
+    benchmark of 10^12 problems detects about 0.00012 points, not "0.0")."""
+    return f"{x * 100:.1f}" if abs(x) >= 0.001 else f"{x * 100:.2g}"
+
+
 def _can_see(args, at: float | None, problems: int, unit: str | None = None) -> str:
     """Whether `problems` problems can see --difference, in words: its power there against the
     power asked for."""
@@ -378,11 +387,11 @@ def _power_of_design(args) -> list[dict]:
                     else f"{args.samples} samples and {args.seeds} seeds"
                 )
             said = (
-                f"detect {d * 100:.1f} points {at} if {answers} add nothing "
+                f"detect {_pts(d)} points {at} if {answers} add nothing "
                 f"(problems always or never solved), {low * 100:.1f} if the problems are "
                 "equally hard"
             )
         else:
-            said = f"detect {d * 100:.1f} points ({d * args.problems:.1f} problems) {at}"
+            said = f"detect {_pts(d)} points ({d * args.problems:,.1f} problems) {at}"
         print(f"{design}{how}: {args.problems} problems at {args.accuracy:.0%} {said}{seen}")
     return rows

@@ -131,6 +131,19 @@ def fraction(text: str) -> float:
     return value
 
 
+def panels_per_row(text: str) -> int:
+    """--columns: a whole number of panels per row, at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of panels, 1 or more; got {text}"
+        )
+    return value
+
+
 def engine_arg(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--engine",

@@ -71,7 +71,8 @@ def minimum_detectable_difference(
 
     if not reached(psi):  # even every differing problem going one way is too few
         return math.nan
-    return _smallest(reached, 0.0, psi, 1e-4)
+    # to 1e-4, and to 1% of the difference itself (at 10^12 problems it is about 1e-6)
+    return _smallest(reached, 0.0, psi, 1e-4, relative=0.01)
 
 
 def paired_power(problems: int, differing: float, difference: float, alpha: float = 0.05) -> float:
@@ -447,11 +448,14 @@ def _doubled(reached, low, high, limit: float = math.inf):
     return low, high
 
 
-def _smallest(reached, low, high, tolerance: float, *, whole: bool = False):
-    """The smallest value in (low, high] at which `reached` holds, to `tolerance`, by
-    bisection: power grows with the difference and with the problems, so `reached` holds from
-    some value on (and at `high`). `whole`: over whole numbers."""
-    while high - low > tolerance:
+def _smallest(
+    reached, low, high, tolerance: float, *, whole: bool = False, relative: float = math.inf
+):
+    """The smallest value in (low, high] at which `reached` holds, to `tolerance` (and to
+    `relative` times the value), by bisection: power grows with the difference and with the
+    problems, so `reached` holds from some value on (and at `high`). `whole`: over whole
+    numbers."""
+    while high - low > min(tolerance, relative * high):
         mid = (low + high) // 2 if whole else (low + high) / 2
         low, high = (low, mid) if reached(mid) else (mid, high)
     return high
