@@ -153,7 +153,42 @@ def _in_folder(relative: str, text: str):
 
 
 # kind -> (files maker, extra args, words the error must hold)
+def _damaged_wandb(d: Path) -> list[str]:
+    """A W&B run folder whose run-<id>.wandb does not start with ':W&B'."""
+    run = d / "wandb" / "run-20250101_000000-abc"
+    (run / "files").mkdir(parents=True)
+    (run / "run-abc.wandb").write_bytes(b"XXXXXXXjunk")
+    return [str(run)]
+
+
+def _mlflow_huge_step(d: Path) -> list[str]:
+    """An MLflow file store (a copy of the real one in ../shared/realdata) whose metric line
+    has a step of 10^20, past MLflow's 64-bit long."""
+    import shutil
+
+    from .conftest import REALDATA
+
+    store = d / "mlruns"
+    shutil.copytree(REALDATA / "llm_self_training_mlflow" / "mlruns", store)
+    for f in store.rglob("*"):
+        f.chmod(0o755 if f.is_dir() else 0o644)
+    metric = sorted(store.glob("977040650095363724/*/metrics/avg_quality_score"))[0]
+    stamp, value, _ = metric.read_text().split()
+    metric.write_text(f"{stamp} {value} 100000000000000000000\n")
+    return [str(store)]
+
+
 CATALOGUE = {
+    "an MLflow metric line with step 10^20": (
+        _mlflow_huge_step,
+        [],
+        "avg_quality_score, line 1: expected a step and timestamp that fit in 64 bits",
+    ),
+    "a W&B run folder whose log's header is damaged": (
+        _damaged_wandb,
+        [],
+        "run-abc.wandb, row 1: expected a W&B transaction log (starting ':W&B')",
+    ),
     "empty csv": (_text("e.csv", ""), [], "empty"),
     "the same file twice": (_twice, [], "each input once; this is the same as the input"),
     "a file and a link to it": (_and_its_link, [], "each input once; this is the same as"),
@@ -511,6 +546,11 @@ CATALOGUE = {
         _text("lv.csv", "step,task,note\n1,x,ok\n"),
         [],
         "a value column beside the benchmark column 'task'",
+    ),
+    "a negative token count": (
+        _frame("n.parquet", _samples(response_tokens=[10, -5, 20, 30])),
+        [],
+        "row 2, column 'response_tokens': expected a token count of 0 or more; got -5",
     ),
     "run column mapped but absent": (
         _text("lr.csv", "step,eval_x_accuracy\n1,0.5\n"),

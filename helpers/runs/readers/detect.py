@@ -126,8 +126,13 @@ def detect(path: str | Path, mapping: Mapping[str, str] | None = None) -> str:
             return "tensorboard"
         if any(map(mlflow_store.run_of, files)):
             return "mlflow"
-        if any(f.suffix == wandb_store.SUFFIX and wandb_store.is_wandb_file(f) for f in files):
+        logs = [f for f in files if f.suffix == wandb_store.SUFFIX]
+        if any(map(wandb_store.is_wandb_file, logs)):
             return "wandb-run"
+        if logs:  # a W&B run folder whose log is damaged: the file, not the folder, is named
+            with logs[0].open("rb") as handle:
+                head = handle.read(7)
+            raise DataError(logs[0], "a W&B transaction log (starting ':W&B')", row=1, got=head)
         if any(f.suffix.lower() in (".parquet", ".json", ".jsonl", ".csv") for f in files):
             return "folder"
         raise DataError(path, "a folder holding .parquet, .jsonl, .json or .csv logs; found none")

@@ -77,6 +77,11 @@ def _points(run: Run) -> list[tuple[int, str, float, int]]:
                     file, "'<timestamp> <value> <step>' (MLflow's metric line)", line=number,
                     got=line[:80],
                 ) from None  # fmt: skip
+            if not (-(2**63) <= step < 2**63 and -(2**63) <= stamp < 2**63):
+                raise DataError(
+                    file, "a step and timestamp that fit in 64 bits (MLflow logs them as longs)",
+                    line=number, got=line[:80],
+                )  # fmt: skip
             rows.append((step, name, value, stamp))
     return rows
 

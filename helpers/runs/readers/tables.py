@@ -95,6 +95,8 @@ def _checked(path: Path, lf: pl.LazyFrame, schema: pl.Schema) -> pl.LazyFrame:
             exprs.append(value.alias(c))
             if bad is not None:
                 checks.append((c, bad, expected))
+            if c == "response_tokens":  # a length below 0 would be averaged in, unsaid
+                checks.append((c, value < 0, "a token count of 0 or more"))
         if c != "response_tokens":  # every other column needs a value in every row
             checks.append((c, pl.col(c).is_null(), "a value in every row"))
     if REWARD in schema.names():
