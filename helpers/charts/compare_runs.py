@@ -365,10 +365,12 @@ MAX_VERDICTS = 6  # lines under the differences' title; the CSV holds every row
 def _interval_words(differences: pl.DataFrame) -> str:
     """What the dark bars are: the paired 95% interval, or the interval at each comparison's
     adjusted level (the one that agrees with its verdict)."""
+    if "won" in differences.columns and differences["won"].is_null().all():
+        return "unpaired 95% interval from scores and benchmark sizes (bars)"  # no samples
     levels = differences["level"].drop_nulls() if "level" in differences.columns else []
     if len(levels) and (levels != 0.95).any():
-        return "interval at the adjusted level"
-    return "95% interval"
+        return "paired interval at the adjusted level (bars), unpaired 95% (light)"
+    return "paired 95% interval (bars), unpaired 95% (light)"
 
 
 def verdict_lines(differences: pl.DataFrame, rewards: bool = False) -> list[str]:
@@ -452,8 +454,7 @@ def comparison(
         ),
         paired_differences(differences, columns=columns, rewards=rewards).properties(
             title=alt.Title(
-                f"Difference from the baseline: {_interval_words(differences)} (bars), "
-                "unpaired 95% (light)",
+                f"Difference from the baseline: {_interval_words(differences)}",
                 subtitle=verdict_lines(differences, rewards),
             )
         ),

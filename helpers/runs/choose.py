@@ -45,7 +45,10 @@ def _band_note(table: pl.DataFrame) -> str:
             "size unknown (--problems NAME=N)"
         )
     if table["k"].is_not_null().any():
-        note += "; mean@k scores: the interval counts problems, not the k samples of each"
+        note += (
+            "; mean@k scores: each interval counts problems, since the k samples of one "
+            "problem are not independent"
+        )
     return note
 
 
