@@ -144,6 +144,18 @@ def test_plot_writes_the_logged_values(written, tmp_path):
     assert table.filter(benchmark="aime24")["score"].to_list() == [0.125 * i for i in range(5)]
 
 
+def test_a_run_folders_chart_is_titled_with_the_runs_name(written):
+    """A W&B run folder is `run-<time>-<id>`; its chart is titled with the name the run was
+    given (wandb.init(name="grpo-math")), which the log holds (issue 41)."""
+    from helpers.runs.choose import fitting
+
+    assert written["grpo"].name.startswith(("run-", "offline-run-"))
+    draw, _ = fitting([written["grpo"]])
+    title = draw().to_dict()["title"]
+    text = title if isinstance(title, str) else title["text"]
+    assert text.startswith("grpo-math: ") and written["grpo"].name not in text
+
+
 def test_wandb_folder_of_several_runs(written, tmp_path, capsys):
     """A wandb/ folder: a run that logged no history is passed over; a resumed run's two
     folders are one curve (55 steps); two runs with history are two runs, each as logged:

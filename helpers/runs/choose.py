@@ -212,6 +212,9 @@ def fitting(
             notes=shown.notes + models.notes,
         )
         return chart, table
+    # a chart is titled with the run's name where its log names it (a W&B run folder is
+    # `run-20251130_144822-<id>`, an MLflow store `mlruns`), else with the file's
+    named = runs[0].run if len(runs) == 1 and runs[0].run else None
     if kind == "scores":
         curves, order, table = score_logs.score_curves(runs, benchmarks)
         training = all(r.kind == "training score" for r in runs if r.scores is not None)
@@ -219,7 +222,7 @@ def fitting(
         if one:  # one evaluation: a point per benchmark
             table = table.rename({"score": "accuracy"})
             step = table["step"][0]
-            named = files[0].stem if len(files) == 1 else files[0].parent.name
+            named = named or (files[0].stem if len(files) == 1 else files[0].parent.name)
             at = "" if step is None else f", step {step}"
             chart = _by_group(
                 table,
@@ -252,7 +255,8 @@ def fitting(
             order,
             subtitle,
             title=title
-            or f"{files[0].stem}: {what}{' and response length' if has_tokens else ''} by step",
+            or f"{named or files[0].stem}: {what}"
+            f"{' and response length' if has_tokens else ''} by step",
             x_title="Step",
             columns=columns,
             y_title="Training score" if training else "Accuracy",

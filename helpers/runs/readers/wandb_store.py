@@ -259,12 +259,14 @@ def runs(path: Path) -> list[tuple[str, str, list[Path]]]:
     """The runs a file or folder holds, as (name, id, logs), in the order they started: the
     logs of a run resumed in several folders are one run, read in order; a run that logged
     no history is passed over where others did. Names are the runs' display names, else
-    their folders'; a single log is not opened here (its name is '')."""
+    their folders'; a single log is read only to its first history record, for its name (a
+    chart is titled with the run's name, not its folder's)."""
     files = logs(path)
     if not files:
         raise DataError(path, "a W&B run's run-<id>.wandb file; found none")
     if len(files) == 1:
-        return [("", "", files)]
+        run = scan(files[0], quick=True)
+        return [(run.name or "", run.run_id or "", files)]
     scanned = [scan(f, quick=True) for f in files]
     logged = [r for r in scanned if r.histories] or scanned
     groups: dict[str, list[Run]] = {}
