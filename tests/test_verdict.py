@@ -273,8 +273,11 @@ def test_power_never_contradicts_itself():
             for d in (detectable * 0.8, detectable, detectable * 1.02, detectable * 1.3):
                 if d > 1 - agreement:
                     continue
-                needed = stats.problems_for(d, 1 - agreement, near=n)
+                needed = stats.problems_for(d, 1 - agreement, near=n, detectable=detectable)
                 assert (needed <= n) == (d >= detectable), (n, agreement, d, needed)
+    # just below the detectable difference (within its bisection's 1e-4), still more than N
+    detectable = stats.minimum_detectable_difference(30, 0.5, agreement=0.7)
+    assert stats.problems_for(detectable - 1e-5, 0.3, near=30, detectable=detectable) > 30
 
 
 def test_power_at_a_chosen_difference(capsys, tmp_path):

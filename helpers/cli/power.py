@@ -148,7 +148,14 @@ def _power_of_runs(args) -> list[dict]:
             else math.nan
         )
         # by the power that found `detectable`, so the two never contradict each other
-        needed = stats.problems_for(d, differing, near=n, alpha=args.alpha, power=args.power)
+        needed = stats.problems_for(
+            d,
+            differing,
+            near=n,
+            detectable=None if detectable != detectable else detectable,
+            alpha=args.alpha,
+            power=args.power,
+        )
         rows.append(
             {
                 "comparison": r["comparison"],

@@ -146,6 +146,7 @@ def problems_for(
     differing: float,
     *,
     near: int,
+    detectable: float | None = None,
     alpha: float = 0.05,
     power: float = 0.8,
 ) -> int | None:
@@ -153,8 +154,10 @@ def problems_for(
     `minimum_detectable_difference` (`mcnemar_power`), detects `difference` when a share
     `differing` of problems is answered differently; searched on the side of `near` (the
     problems a benchmark has) that the answer lies on, so that the two never contradict each
-    other: if `near` problems detect a difference no larger than `difference`, the answer is
-    at most `near`, else more. None for no difference, or one larger than `differing` allows.
+    other: if `near` problems detect a difference no larger than `difference` (`detectable`,
+    what `minimum_detectable_difference` found for `near`; by default decided by the power at
+    `near` itself), the answer is at most `near`, else more. None for no difference, or one
+    larger than `differing` allows.
     (The exact power of a discrete test is not monotone in N: it saws up and down by a few
     points, so "about".)
 
@@ -169,8 +172,9 @@ def problems_for(
     def enough(n: int) -> bool:
         return mcnemar_power(n, differing, d, alpha) >= power
 
-    if enough(near):
-        return int(_smallest(enough, 0, near, 1, whole=True))
+    within = enough(near) if detectable is None else d >= detectable
+    if within:  # (within the detectable difference's tolerance `near` may fall just short)
+        return int(_smallest(enough, 0, near, 1, whole=True)) if enough(near) else near
     bracket = _doubled(enough, near, 2 * near, limit=10**12)
     return None if bracket is None else int(_smallest(enough, *bracket, 1, whole=True))
 

@@ -23,11 +23,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 
 from helpers.stats.differences import Difference, sample_summary
 from helpers.stats.student_t import t_cdf, t_quantile
 
 SEEDED = "paired: t over per-problem differences, with seed variance (Satterthwaite df)"
+_NORMAL = NormalDist()
 
 
 @dataclass(frozen=True)
@@ -81,13 +83,15 @@ class TDifference:
     method: str
 
     def bounds(self, level: float = 0.95) -> tuple[float, float]:
-        half = t_quantile(1 - (1 - level) / 2, self.df) * self.se
+        q = 1 - (1 - level) / 2  # infinite df (every variance known): the normal's
+        half = (t_quantile(q, self.df) if math.isfinite(self.df) else _NORMAL.inv_cdf(q)) * self.se
         return self.difference - half, self.difference + half
 
     def p_value(self) -> float:
         if self.se == 0:
             return 1.0 if self.difference == 0 else 0.0
-        return 2 * t_cdf(-abs(self.difference) / self.se, self.df)
+        t = -abs(self.difference) / self.se
+        return 2 * (t_cdf(t, self.df) if math.isfinite(self.df) else _NORMAL.cdf(t))
 
     def at_95(self) -> Difference:
         lo, hi = self.bounds()
@@ -125,18 +129,22 @@ def seeded_difference(
     run's accuracy's standard deviation from seed to seed."""
     if problems < 2:
         raise ValueError("a seeded difference needs two problems or more")
+    problem_variance = sd * sd / problems
     terms: list[tuple[float, float, float]] = [(1 / problems, sd * sd, problems - 1)]
+    seed_variance, borrowed = 0.0, math.inf
     if seed_sd is not None:
+        seed_variance = (1 / seeds_a + 1 / seeds_b) * seed_sd * seed_sd
         terms.append((1 / seeds_a + 1 / seeds_b, seed_sd * seed_sd, math.inf))
     else:
         measured = [x for x in (a, b) if x is not None]
         for layout in measured:
-            if layout.component == 0:
-                continue  # the seeds vary no more than their problems' answers explain
-            # a run of one seed borrows the other's seed variance (the same training, assumed)
-            weight = 1 / layout.seeds + (1 / (seeds_b if layout is a else seeds_a)) * (
-                len(measured) == 1
-            )
+            # a run of one seed borrows the other's seed variance (the same training, assumed):
+            # its df are then at most the borrowed estimate's
+            weight = 1 / layout.seeds
+            if len(measured) == 1:
+                weight += 1 / (seeds_b if layout is a else seeds_a)
+                borrowed = layout.seeds - 1
+            seed_variance += weight * layout.component
             terms.append((weight, layout.seed_var, layout.seeds - 1))
             terms.append(
                 (
@@ -145,7 +153,10 @@ def seeded_difference(
                     (layout.seeds - 1) * (layout.problems - 1),
                 )
             )
-    variance, df = satterthwaite(terms)
-    problem_variance = sd * sd / problems
-    seed_variance = max(0.0, variance - problem_variance)
+    # the variance floors each seed component at 0; the df keep every term, floored or not:
+    # a component estimated at 0 is as uncertain as one estimated a little above it (dropping
+    # its terms took the df from a few to N - 1 exactly where the seeds were under-estimated)
+    variance = problem_variance + seed_variance
+    spread = math.fsum((c * ms) ** 2 / d for c, ms, d in terms if math.isfinite(d) and c * ms)
+    df = min(variance**2 / spread if spread > 0 else math.inf, borrowed)
     return TDifference(mean, math.sqrt(variance), df, SEEDED), seed_variance, problem_variance

@@ -15,8 +15,12 @@ problems (each with every checkpoint's value on it, so checkpoints keep their co
 
 The two-sided p-value is twice the smaller tail, #(U* >= T) / R or #(L* <= T) / R, and the
 interval [T - u, T - l] takes u the r-th largest U* and l the r-th smallest L*, r = ceil(R
-(1 - level) / 2), so it excludes 0 exactly when p < 1 - level. Deviations are scaled by
-sqrt(N / (N - 1)): the bootstrap's variance of a mean is (N - 1) / N of the unbiased one.
+(1 - level) / 2), so it excludes 0 exactly when p < 1 - level. Each comparison is measured in
+units of its standard error under no difference (the per-problem differences' root mean
+square over sqrt(N)); where the picked pair agree on every problem there is no such unit, and
+the interval is Tango's for no flips (as wide as 0/1 answers allow), with p = 1. The interval
+bounds the picked pair's difference with the other run's pick held as it is: it is not an
+interval for "best against best" over every possible pick.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from helpers.stats.differences import tango_interval, z_for
 from helpers.stats.intervals import BOOTSTRAP_RESAMPLES
 
 if TYPE_CHECKING:
@@ -45,6 +50,7 @@ class SelectedDifference:
     upper: np.ndarray  # U*, sorted
     lower: np.ndarray  # L*, sorted
     problems: int
+    flat: bool = False  # the picked pair agree on every problem: no unit to scale by
 
     @property
     def method(self) -> str:
@@ -60,6 +66,8 @@ class SelectedDifference:
 
     def bounds(self, level: float = 0.95) -> tuple[float, float]:
         r = max(1, math.ceil(self.upper.size * (1 - level) / 2 - 1e-9))
+        if self.flat:
+            return tango_interval(0, 0, self.problems, z_for(level))
         u, low = float(self.upper[-r]), float(self.lower[r - 1])
         # in t's units, so that a bound's sign is exactly the comparison the p-value counts
         return (self.t - u) * self.se + 0.0, (self.t - low) * self.se + 0.0
@@ -101,6 +109,7 @@ def best_of_checkpoints(
     # per-problem differences' root mean square over sqrt(N): McNemar's score test's for 0/1
     # answers), fixed, so no comparison's noise sets the others' critical value
     scale = np.sqrt((d * d).mean(axis=1) / n)
+    flat = bool(scale[pick_b] == 0)
     scale[scale == 0] = 1.0  # no problem differs: the comparison never moves
     rng = np.random.default_rng(seed)
     t = np.empty((resamples, d.shape[0]))
@@ -117,5 +126,5 @@ def best_of_checkpoints(
     lower = np.round(t[:, k:].min(axis=1), 12)
     return SelectedDifference(
         float(mean[pick_b]), float(scale[pick_b]), round(float(observed), 12),
-        np.sort(upper), np.sort(lower), n,
+        np.sort(upper), np.sort(lower), n, flat,
     )  # fmt: skip
