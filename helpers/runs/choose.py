@@ -123,6 +123,38 @@ def chart_for(
     return (make() if draw else None), table
 
 
+def _unfinished(make, table: pl.DataFrame, runs: Sequence) -> tuple[object, pl.DataFrame]:
+    """A chart and table of logs of which some did not finish (an Inspect run cancelled,
+    stopped by an error, or still going): each said in the chart's subtitle and in the
+    table's `status` column, so a partial score is never shown as a whole one."""
+    partial = [r for r in runs if getattr(r, "status", None)]
+    if not partial:
+        return make, table
+    said = [
+        f"{r.path.name + ': ' if len(runs) > 1 else ''}the run did not finish ({r.status}): a "
+        "partial score"
+        for r in partial
+    ]
+
+    def flagged():
+        import altair as alt
+
+        chart = make()
+        title = chart.title
+        if isinstance(title, str):
+            chart.title = alt.Title(title, subtitle=said)
+        elif title is not alt.Undefined:
+            lines = title.subtitle
+            lines = [] if lines is alt.Undefined else [lines] if isinstance(lines, str) else lines
+            title.subtitle = [*lines, *said]
+        return chart
+
+    status = "; ".join(
+        r.status if len(partial) == 1 else f"{r.path.name}: {r.status}" for r in partial
+    )
+    return flagged, table.with_columns(status=pl.lit(status))
+
+
 def fitting(
     files: Sequence[str | Path],
     *,
@@ -163,6 +195,11 @@ def fitting(
         runs = [r for held in every for r in held]
         return overlay(files, runs, benchmarks=benchmarks, columns=columns, title=title)
     runs = [held[0] for held in every]
+    return _unfinished(*_chart_of(runs, files, benchmarks, columns, title, problems), runs)
+
+
+def _chart_of(runs, files, benchmarks, columns, title, problems) -> tuple[object, pl.DataFrame]:
+    """The chart and table of one run per input (`fitting`)."""
     stated = [r for r in runs if r.format in RESULTS]
     if (
         stated

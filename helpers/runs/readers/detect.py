@@ -12,6 +12,7 @@ from helpers.errors import DataError
 from helpers.runs.readers import (
     answer_dumps,
     framework_logs,
+    inspect_eval,
     leaderboards,
     long_tables,
     mlflow_store,
@@ -64,7 +65,7 @@ FORMATS = {
     "lm-eval-results": "lm-evaluation-harness results_*.json (results, n-samples)",
     "lighteval-results": "lighteval results_*.json (results, summary_tasks)",
     "lighteval-details": "lighteval details Parquet (example, metrics)",
-    "inspect": "Inspect AI log (JSON: eval, samples or results)",
+    "inspect": "Inspect AI log (.eval, or JSON: eval, samples or results)",
     "samples": "tidy per-sample table (" + ", ".join(SAMPLE_COLUMNS) + ")",
     "scores": "table of models (a row per model, or per model and benchmark; a model or a "
     "model-size column)",
@@ -140,6 +141,8 @@ def detect(path: str | Path, mapping: Mapping[str, str] | None = None) -> str:
         return "tensorboard"
     if wandb_store.is_wandb_file(path):  # by content: the ':W&B' header
         return "wandb-run"
+    if inspect_eval.is_eval_log(path):  # a zip holding Inspect's start record or header
+        return "inspect"
     if sqlite.is_sqlite(path):  # by content: the SQLite header, then the tracker's tables
         return sqlite.tracker(path)
     suffix = path.suffix.lower()

@@ -192,6 +192,24 @@ def read_lighteval_details(path: str | Path, metric: str | None = None) -> pl.Da
     return _frame(path, rows, SAMPLE_SCHEMA)
 
 
+def load_inspect(path: Path) -> dict:
+    """An Inspect log, `.eval` (zip) or JSON, as the JSON log's dict; samples that did not
+    complete (an `error`, no scores) are left out and counted in `failed`."""
+    from helpers.runs.readers import inspect_eval, results
+
+    if path.suffix == inspect_eval.SUFFIX:
+        return inspect_eval.read_eval_log(path)
+    log = results.load_json(path)
+    if isinstance(log, dict) and isinstance(log.get("samples"), list):
+        kept = [
+            s
+            for s in log["samples"]
+            if not (isinstance(s, dict) and (s.get("error") or s.get("scores") == {}))
+        ]
+        log = {**log, "samples": kept, "failed": len(log["samples"]) - len(kept)}
+    return log
+
+
 def inspect_task(log: dict) -> str:
     """The task an Inspect log evaluated ('inspect_evals/gsm8k' -> 'gsm8k')."""
     spec = log.get("eval")

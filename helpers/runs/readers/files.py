@@ -11,7 +11,14 @@ import polars as pl
 
 from helpers import benchmark_sizes
 from helpers.errors import DataError
-from helpers.runs.readers import answer_dumps, evals, framework_logs, prime_rl_traces, results
+from helpers.runs.readers import (
+    answer_dumps,
+    evals,
+    framework_logs,
+    inspect_eval,
+    prime_rl_traces,
+    results,
+)
 from helpers.runs.readers._common import files_in
 from helpers.runs.readers.detect import detect
 from helpers.runs.readers.leaderboards import read_models
@@ -108,15 +115,22 @@ def read_file(path: Path, kind: str, parts: list[str], options: dict) -> Loaded:
         benchmark = benchmark_sizes.canonical(task[1] if len(task) > 2 else name or path.stem)
         return Loaded(path, kind, samples=_samples_frame(frame, step, benchmark).lazy())
     if kind == "inspect":
-        log = results.load_json(path)
+        log = evals.load_inspect(path)
         benchmark = benchmark_sizes.canonical(evals.inspect_task(log))
+        status = inspect_eval.unfinished(log)
+        said = [f"the run did not finish ({status})"] if status else []
         if log.get("samples"):
             frame = evals.read_inspect_samples(path, log, metric)
-            return Loaded(path, kind, samples=_samples_frame(frame, step, benchmark).lazy())
+            samples = _samples_frame(frame, step, benchmark).lazy()
+            return Loaded(path, kind, samples=samples, notes=said, status=status)
+        if status and not isinstance(log.get("results"), dict):
+            raise DataError(path, "a completed sample or results", got=status)
         score, n, scorer = evals.read_inspect_results(path, log)
         rows = pl.DataFrame({"benchmark": [benchmark], "score": [score], "problems": [n]})
         notes = [f"no samples in the log: the accuracy of scorer {scorer!r} over {n} samples"]
-        return Loaded(path, kind, scores=_scores_frame(rows, step), notes=notes)
+        return Loaded(
+            path, kind, scores=_scores_frame(rows, step), notes=said + notes, status=status
+        )
     if kind == "qwen-math-metrics":
         rows = results.read_qwen_math_metrics(path, name or path.stem)
         return Loaded(path, kind, scores=_scores_frame(rows, step), notes=["acc (percent)"])

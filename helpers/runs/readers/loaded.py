@@ -51,6 +51,7 @@ class Loaded:
     texts: list[tuple[Path, str, int | None, str]] = field(default_factory=list)
     run: str | None = None  # the run's name in a tracker's store (`load_runs`, PATH#RUN)
     unread: str | None = None  # why this run of a store of several could not be read
+    status: str | None = None  # a run that did not finish, in words (an Inspect log's status)
     mapped: bool = False  # scores read through --map accuracy=: the "benchmarks" may be anything
 
 

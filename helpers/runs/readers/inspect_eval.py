@@ -1,0 +1,125 @@
+"""Inspect AI's `.eval` logs (its default log format since 0.3.46): a zip holding
+`_journal/start.json` (the eval's spec, written first), `samples/<id>_epoch_<n>.json` (each
+sample as it completes), `_journal/summaries/*.json`, and once the run has ended `header.json`
+(status, results, stats), `summaries.json` and `reductions.json`. Read with `zipfile` and
+`json`; members that Inspect compresses with Zstandard (zip method 93, every member since
+2026) are decompressed with the `zstandard` package, as Python's own zipfile reads them only
+from 3.14. The log comes back shaped as Inspect's JSON log (`eval`, `status`, `results`,
+`samples`), so one reader serves both, with how many samples were planned and completed.
+
+A log without `header.json` is a run still going or killed ("started"), as Inspect's own
+reader says; its samples are those flushed so far."""
+
+from __future__ import annotations
+
+import io
+import json
+import struct
+import zipfile
+from pathlib import Path
+
+from helpers.errors import DataError
+
+SUFFIX = ".eval"
+ZSTD = 93  # the zip compression method Inspect writes
+
+
+def is_eval_log(path: Path) -> bool:
+    """A `.eval` file that is a zip holding Inspect's start record or header."""
+    if path.suffix != SUFFIX or not zipfile.is_zipfile(path):
+        return False
+    try:
+        with zipfile.ZipFile(path) as zf:
+            names = set(zf.namelist())
+    except (zipfile.BadZipFile, OSError):
+        return False
+    return bool({"header.json", "_journal/start.json"} & names)
+
+
+def _member(path: Path, zf: zipfile.ZipFile, name: str) -> object:
+    """One member of the log, decoded as JSON (a DataError naming the member otherwise)."""
+    info = zf.getinfo(name)
+    try:
+        if info.compress_type != ZSTD:
+            data = zf.read(name)
+        else:
+            import zstandard
+
+            zf.fp.seek(info.header_offset)
+            header = zf.fp.read(30)
+            if header[:4] != b"PK\x03\x04":
+                raise zipfile.BadZipFile("a local file header")
+            name_length, extra_length = struct.unpack("<HH", header[26:30])
+            zf.fp.seek(info.header_offset + 30 + name_length + extra_length)
+            raw = zf.fp.read(info.compress_size)
+            reader = zstandard.ZstdDecompressor().stream_reader(
+                io.BytesIO(raw), read_across_frames=True
+            )  # frames may lack their size, and a member may be several frames
+            data = reader.read()
+        return json.loads(data)
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as e:
+        got = str(e).splitlines()[0][:80] if str(e) else type(e).__name__
+        raise DataError(path, f"a readable Inspect log member {name!r}", got=got) from None
+
+
+def read_eval_log(path: Path) -> dict:
+    """The log as Inspect's JSON log would hold it: `eval`, `status` ("started" where the
+    run has not written its header), `results`, `error`, and `samples` (those that completed
+    with a score; those that failed are counted in `failed`), with `planned` (the samples
+    the run set out to answer: its sample ids, or the dataset's size, times its epochs)."""
+    try:
+        zf = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError) as e:
+        raise DataError(path, "an Inspect .eval log (a zip)", got=str(e)[:80]) from None
+    with zf:
+        names = zf.namelist()
+        finished = "header.json" in names
+        head = _member(path, zf, "header.json" if finished else "_journal/start.json")
+        if not isinstance(head, dict) or not isinstance(head.get("eval"), dict):
+            raise DataError(path, "an Inspect header with 'eval'", column="header.json")
+        samples, failed = [], 0
+        for name in sorted(n for n in names if n.startswith("samples/") and n.endswith(".json")):
+            sample = _member(path, zf, name)
+            if isinstance(sample, dict) and (sample.get("error") or not sample.get("scores")):
+                failed += 1  # it did not complete: no answer to count
+                continue
+            samples.append(sample)
+    spec = head["eval"]
+    dataset = spec.get("dataset") if isinstance(spec.get("dataset"), dict) else {}
+    config = spec.get("config") if isinstance(spec.get("config"), dict) else {}
+    ids = dataset.get("sample_ids")
+    size = len(ids) if isinstance(ids, list) and ids else dataset.get("samples")
+    epochs = config.get("epochs") or 1
+    planned = size * epochs if isinstance(size, int) and isinstance(epochs, int) else None
+    return {
+        "eval": spec,
+        "status": head.get("status", "success") if finished else "started",
+        "results": head.get("results"),
+        "error": head.get("error"),
+        "samples": samples,
+        "failed": failed,
+        "planned": planned,
+    }
+
+
+def unfinished(log: dict) -> str | None:
+    """What to say of an Inspect log (JSON or .eval) that did not finish: its status and how
+    many samples of how many planned it holds ("cancelled: 112 samples of 792 planned");
+    None for a finished run."""
+    status = log.get("status", "success")
+    if status == "success":
+        return None
+    samples = log.get("samples") if isinstance(log.get("samples"), list) else []
+    results = log.get("results") if isinstance(log.get("results"), dict) else {}
+    done = len(samples) or results.get("completed_samples") or 0
+    planned = log.get("planned")
+    if planned is None:
+        spec = log.get("eval") if isinstance(log.get("eval"), dict) else {}
+        dataset = spec.get("dataset") if isinstance(spec.get("dataset"), dict) else {}
+        config = spec.get("config") if isinstance(spec.get("config"), dict) else {}
+        ids, size = dataset.get("sample_ids"), dataset.get("samples")
+        size = len(ids) if isinstance(ids, list) and ids else size
+        epochs = config.get("epochs") or 1
+        planned = size * epochs if isinstance(size, int) and isinstance(epochs, int) else None
+    of = f" of {planned:,} planned" if planned else ""
+    return f"{status}: {done:,} samples{of}"
