@@ -8,6 +8,10 @@ STAMP := $(VENV)/.installed
 # trackio's own API from an environment of its own
 TRACKIO_VENV := .venv-trackio
 TRACKIO := trackio==0.43.*
+# Inspect AI writes the tests' .eval logs with its own eval() (a mock model); it pins its own
+# stack, so it gets an environment of its own too
+INSPECT_VENV := .venv-inspect
+INSPECT := inspect-ai==0.3.285
 
 # Debian packages: Liberation fonts (charts name them, so PNGs are the same on every machine),
 # chromium (browser tests), iproute2 (the offline-execution test), Java 17 (local Spark for the
@@ -43,6 +47,8 @@ $(STAMP): pyproject.toml Makefile
 	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name 'Python 3 (reasoning-figures)' >/dev/null
 	test -x $(TRACKIO_VENV)/bin/python || $(PYTHON) -m venv $(TRACKIO_VENV)
 	$(TRACKIO_VENV)/bin/python -m pip install --quiet '$(TRACKIO)'
+	test -x $(INSPECT_VENV)/bin/python || $(PYTHON) -m venv $(INSPECT_VENV)
+	$(INSPECT_VENV)/bin/python -m pip install --quiet '$(INSPECT)'
 	touch $@
 
 # Execute every notebook top to bottom, in place, with no timestamps (re-execution is byte-identical).
@@ -70,7 +76,7 @@ format: $(STAMP)
 	$(VENV)/bin/ruff check --fix helpers tests benchmarks notebooks
 
 clean:
-	rm -rf $(VENV) $(TRACKIO_VENV) site .pytest_cache test-artifacts
+	rm -rf $(VENV) $(TRACKIO_VENV) $(INSPECT_VENV) site .pytest_cache test-artifacts
 
 # After editing a file in data/, record its new checksum in data/datapackage.json.
 rehash: $(STAMP)

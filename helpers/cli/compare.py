@@ -137,6 +137,9 @@ def _summary(c) -> list[str]:
                 f"{seeds * scale:.{3 if reward else 1}f}{unit}, from problems "
                 f"{problems * scale:.{3 if reward else 1}f}: {which} dominates"
             )
+        for run in (r["run_a"], r["run_b"]):
+            if run in c.status:
+                line += f"; {run} did not finish ({c.status[run]}): a partial score"
         if r["selection_bias_b"] is not None:
             line += (
                 f"; picking the best of {r['checkpoints_b']} and {r['checkpoints_a']} checkpoints "
@@ -231,6 +234,9 @@ def run(args) -> tuple[object, object]:
     for note in c.notes:
         print(f"note: {note}")
     drawn = drawable.comparison(c)
+    drawn.notes += [
+        f"{run} did not finish ({said}): a partial score" for run, said in c.status.items()
+    ]
     if (c.differences["unit"] == "mean reward").any():
         said = "rewards that are not 0/1 are compared as mean rewards, not accuracy"
         print(f"note: {said} (t over per-problem differences)")

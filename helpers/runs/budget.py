@@ -51,7 +51,7 @@ def noise_budgets(
     notes: list[str] = []
     reading = {"step_pattern": None, "mapping": None, "problems": None}
     entries, _ = compare._entries(runs, reading, notes)
-    per_problem, _, _ = compare._read(entries, benchmarks, reading)
+    per_problem, _, _, _ = compare._read(entries, benchmarks, reading)
     names = list(dict.fromkeys(n for n, _, _ in entries))
     if per_problem is None or len(names) < 2:
         raise DataError(entries[0][2], "two runs' per-sample logs (NAME=PATH twice)")

@@ -78,6 +78,8 @@ DIFFERENCE_COLUMNS = {
     "checkpoints_b": pl.Int64,
     "selection_bias_a": pl.Float64,
     "selection_bias_b": pl.Float64,
+    "status_a": pl.String,  # a run that did not finish (an Inspect log cancelled), in words
+    "status_b": pl.String,
 }
 KEYS = seed_curves.KEYS
 
@@ -102,6 +104,7 @@ class Comparison:
     problems: pl.DataFrame
     notes: list[str] = field(default_factory=list)
     logs: dict[str, list[str]] = field(default_factory=dict)
+    status: dict[str, str] = field(default_factory=dict)  # runs that did not finish, in words
 
 
 def _each_run(name: str, path: Path | str, options: dict, notes: list[str]) -> list[tuple]:
@@ -161,11 +164,11 @@ def _entries(
 
 def _read(
     entries, benchmarks, options, engine: str = "polars"
-) -> tuple[pl.DataFrame | None, pl.DataFrame | None, dict[str, list]]:
+) -> tuple[pl.DataFrame | None, pl.DataFrame | None, dict[str, list], dict[str, str]]:
     """Per-problem counts (run, seed, benchmark, step, problem_id, n, c) from per-sample logs,
     scores (run, seed, benchmark, step, score) from score-only logs, and per run the files of
     its first seed that hold problem texts (`Loaded.texts`)."""
-    per_problem, scores, texts = {}, [], {}
+    per_problem, scores, texts, status = {}, [], {}, {}
     counted = summarise.problem_counts(
         [p for _, _, p in entries], benchmarks, options, engine=engine
     )
@@ -175,6 +178,8 @@ def _read(
             spark.collected(name, counts)
         if loaded is not None and name not in texts:
             texts[name] = loaded.texts
+        if loaded is not None and loaded.status:
+            status.setdefault(name, loaded.status)
         if counts is not None:
             extra = [c for c in ("reward", "partial") if c in counts.columns]
             per_problem[name, seed] = (
@@ -200,6 +205,7 @@ def _read(
         pl.concat(pieces, how=how) if pieces else None,
         pl.concat(scores).sort(*KEYS, nulls_last=True) if scores else None,
         texts,
+        status,
     )
 
 
@@ -308,7 +314,7 @@ def compare(
     names = [baseline, *[n for n in names if n != baseline]]
     first_path = {n: next(p for m, _, p in entries if m == n) for n in names}
     options = {"step_pattern": step_pattern, "mapping": mapping, "problems": problems}
-    per_problem, scores, texts = _read(entries, benchmarks, options, engine)
+    per_problem, scores, texts, status = _read(entries, benchmarks, options, engine)
     per_problem = checkpoints.at_pins(per_problem, pins, first_path)
     scores = checkpoints.at_pins(scores, pins, first_path)
     # (the distinct names: a set of the column itself walked its 0.1M rows in Python)
@@ -327,6 +333,10 @@ def compare(
         "kind", "run", "benchmark", "step", "seed", nulls_last=True
     )
     notes: list[str] = stores
+    notes += [
+        f"{run}: the run did not finish ({said}): its scores are partial"
+        for run, said in status.items()
+    ]
     rows, flips = [], []
     if per_problem is not None:
         share = paired.shares(per_problem)
@@ -403,6 +413,7 @@ def compare(
                         selection_bias_a=pick[baseline]["selection_bias"],
                         selection_bias_b=pick[other]["selection_bias"],
                     )
+                row.update(status_a=status.get(baseline), status_b=status.get(other))
                 rows.append({**base, **row})
     if not rows:
         raise DataError(first_path[names[1]], "a benchmark and step that both runs logged")
@@ -439,4 +450,5 @@ def compare(
             name: [p.name if isinstance(p, Path) else p for n, _, p in entries if n == name]
             for name in names
         },
+        status=status,
     )
