@@ -755,3 +755,25 @@ def test_maj_at_k_counts_unanswered_problems_and_empty_answers_do_not_vote(tmp_p
     assert "stated result agrees: math500_metrics.json, 0.0% on MATH500" in json.dumps(
         make.to_dict()["title"]
     )
+
+
+def test_an_aggregate_the_log_holds_is_never_averaged_with_its_parts(tmp_path, capsys):
+    """verl's `val-core/total@...` beside its benchmarks (issue 41): the benchmarks' mean is
+    over the benchmarks alone, the total drawn as logged, and `inspect` says why."""
+    log = tmp_path / "val.csv"
+    log.write_text(
+        "step,val-core/math500@temp_1.0/acc/mean@8,val-core/aime24@temp_1.0/acc/mean@8,"
+        "val-core/total@temp_1.0/acc/mean@8\n10,0.5,0.2,0.35\n20,0.6,0.3,0.45\n"
+    )
+    out = tmp_path / "out.csv"
+    assert main(["plot", str(log), "-o", str(out)]) == 0
+    table = pl.read_csv(out)
+    mean = table.filter(pl.col("benchmark").str.starts_with("mean of"))
+    assert mean["benchmark"].unique().to_list() == ["mean of 2 benchmarks"]
+    assert mean["averages"][0] == "math500@temp_1.0, aime24@temp_1.0"
+    assert mean["score"].to_list() == pytest.approx([0.35, 0.45])
+    assert table.filter(benchmark="total@temp_1.0")["score"].to_list() == [0.35, 0.45]
+    capsys.readouterr()
+    assert main(["inspect", str(log)]) == 0
+    assert "total@temp_1.0: validation" in (said := capsys.readouterr().out)
+    assert "an aggregate of the others, as its name says: left out of their mean" in said

@@ -7,7 +7,7 @@ from pathlib import Path
 import polars as pl
 
 from helpers.errors import printable
-from helpers.runs import readers
+from helpers.runs import readers, score_logs
 
 
 def describe(path: Path, label: str | None = None, **options) -> list[str]:
@@ -77,7 +77,12 @@ def _run_lines(run: readers.Loaded, label: object) -> list[str]:
         )
         k = f", mean@{rows['k'][0]}" if rows["k"][0] is not None else ""
         steps = _steps(rows["step"].drop_nulls().to_list())
-        lines.append(f"  {b}: {run.kind}, {size}{k}, {steps}")
+        aggregate = (
+            " (an aggregate of the others, as its name says: left out of their mean)"
+            if score_logs.is_aggregate(b)
+            else ""
+        )
+        lines.append(f"  {b}: {run.kind}, {size}{k}, {steps}{aggregate}")
     if run.tokens is not None:
         t = run.tokens["benchmark"].drop_nulls().n_unique()
         lines.append(

@@ -90,7 +90,8 @@ def score_curves(
         scores = with_lengths(scores, lengths[0])
     scores = with_wilson(scores, "score")
     if main.kind == "validation" and not main.mapped:  # mapped: reward parts, perhaps
-        average = mean_of_benchmarks(scores, order)
+        # an aggregate the log holds (its `total`) is drawn as logged, never averaged again
+        average = mean_of_benchmarks(scores, [b for b in order if not is_aggregate(b)])
         if average.height:
             scores = pl.concat([scores, average], how="diagonal_relaxed")
             order = [*order, average["benchmark"][0]]
@@ -111,6 +112,18 @@ def score_curves(
 
 
 MEAN_OF = "mean of "  # the name of the benchmarks' mean panel: this, then "N benchmarks"
+# names a log gives the aggregate of its benchmarks (verl's `val-core/total@...`, lighteval's
+# `all`, harnesses' `overall`/`avg`): averaged with its parts it would count them twice
+AGGREGATES = {"total", "all", "overall", "avg", "average", "mean", "macro", "micro", "aggregate"}
+
+
+def is_aggregate(benchmark: str) -> bool:
+    """Whether a benchmark's name is one a log gives the aggregate of the others ('total',
+    'all', 'overall', 'avg' and the like, whatever follows an '@' or '_' of settings)."""
+    name = benchmark.lower().split("@")[0].strip()
+    return name in AGGREGATES or name.split("_")[0] in AGGREGATES
+
+
 TRAINING = " (training)"  # the panel of a training score: its data source's name, then this
 
 
