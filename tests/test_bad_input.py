@@ -1028,6 +1028,10 @@ REFUSED = {
         ["compare", "a={sky}", "b={sky}", "--columns", "-2", "-o", "{out}"],
         "expected a whole number of panels, 1 or more; got -2",
     ),
+    "plot --smooth 1": (
+        ["plot", "{sky}", "--smooth", "1", "-o", "{out}"],
+        "expected a weight from 0 to below 1; got 1",
+    ),
     "no command": ([], "the following arguments are required: command"),
 }
 

@@ -777,3 +777,28 @@ def test_an_aggregate_the_log_holds_is_never_averaged_with_its_parts(tmp_path, c
     assert main(["inspect", str(log)]) == 0
     assert "total@temp_1.0: validation" in (said := capsys.readouterr().out)
     assert "an aggregate of the others, as its name says: left out of their mean" in said
+
+
+def test_smooth_draws_each_curves_moving_average_over_the_logged_points():
+    """`plot --smooth W` (issue 41): a TRL run's 500 noisy reward steps get their bias-corrected
+    EMA (`stats.ema`, as TensorBoard smooths) drawn solid over the logged points, which fade;
+    the subtitle says so, and the average runs over every logged step, not the thinned ones."""
+    from helpers.runs.choose import chart_for
+
+    log = REALDATA / "illustrated_grpo_trl_stage4" / "stage4_trainer_state.json"
+    mapping = {"accuracy": "rewards/correctness_reward/mean"}
+    chart, table = chart_for([log], mapping=mapping, smooth=0.9)
+    spec = chart.to_dict()
+    layers = [layer for unit in spec["concat"] for layer in unit["vconcat"][0]["layer"]]
+    assert any(layer.get("name", "").startswith("smoothed 0") for layer in layers)
+    assert any(
+        "moving average of accuracy (EMA, weight 0.9" in s for s in spec["title"]["subtitle"]
+    )
+    rows = next(iter(spec["datasets"].values()))
+    drawn = {r["iteration"]: r["smoothed"] for r in rows if r["smoothed"] is not None}
+    logged = table.filter(pl.col("benchmark") == table["benchmark"][0]).sort("step")
+    ema = stats.ema(logged["score"].to_list(), 0.9)
+    expected = dict(zip(logged["step"].to_list(), ema, strict=True))
+    assert len(drawn) < len(expected) == 500  # thinned for drawing, averaged over all
+    for step, value in drawn.items():
+        assert value == pytest.approx(expected[int(step)], abs=1e-8)  # the spec keeps 8 digits

@@ -133,9 +133,14 @@ def run_grid(
 
     `curves` is tidy (`training_dynamics.CURVE_COLUMNS`: metric "accuracy" or "token length").
     Accuracy is stored as a fraction and shown in percent (`y_title` "Accuracy"); another
-    score (a training reward) is shown as logged. Only layers with rows are drawn.
+    score (a training reward) is shown as logged. Only layers with rows are drawn. Where the
+    curves carry a `smoothed` column (a moving average, computed before), it is drawn solid
+    over the logged points, which fade.
     """
+    extra = curves.select("smoothed") if "smoothed" in curves.columns else None
     curves = tidy_curves(curves)
+    if extra is not None:
+        curves = curves.with_columns(extra.cast(pl.Float64))
     names = list(order) if order is not None else curves["benchmark"].unique(maintain_order=True)
     names = [n for n in names if n in set(curves["benchmark"])]
     # one row per panel and step, accuracy and length side by side (half the rows of the tidy
@@ -189,12 +194,23 @@ def run_grid(
                 .encode(y=band_by[first], y2=alt.Y2("hi:Q"))
                 .properties(name=f"band {i}")
             )
+        smooth = rows["smoothed"].is_not_null().any()
         layers.append(
             base.transform_filter(alt.expr.isValid(alt.datum.value))
-            .mark_line(point=marker, strokeWidth=1.6, color=blue)
+            .mark_line(point=marker, strokeWidth=1.6, color=blue, opacity=0.3 if smooth else 1)
             .encode(y=y_by[first], tooltip=accuracy_tips)
             .properties(name=f"accuracy {i}")
         )
+        if smooth:
+            layers.append(
+                base.transform_filter(alt.expr.isValid(alt.datum.smoothed))
+                .mark_line(strokeWidth=2.2, color=blue)
+                .encode(
+                    y=alt.Y("smoothed:Q").title(y_title if first else None),
+                    tooltip=[*tips, tip("smoothed:Q", "Moving average", ".3f")],
+                )
+                .properties(name=f"smoothed {i}")
+            )
         accuracy = alt.layer(*layers, title=name, width=width, height=110)
         if not shows_length:
             units.append(accuracy)
@@ -219,10 +235,13 @@ def _panel_rows(curves: pl.DataFrame, names: list[str]) -> pl.DataFrame:
         panel=pl.col("benchmark").replace_strict(names, list(range(len(names))))
     )
     keys = ["panel", "benchmark", "iteration"]
-    accuracy = drawn.filter(pl.col("metric") == "accuracy").select(*keys, "value", "lo", "hi")
+    smoothed = pl.col("smoothed") if "smoothed" in drawn.columns else pl.lit(None, pl.Float64)
+    accuracy = drawn.filter(pl.col("metric") == "accuracy").select(
+        *keys, "value", "lo", "hi", smoothed.alias("smoothed")
+    )
     tokens = drawn.filter(pl.col("metric") == "token length").select(*keys, tokens=pl.col("value"))
     return (
         accuracy.join(tokens, on=keys, how="full", coalesce=True, nulls_equal=True)
         .sort("panel", "iteration", nulls_last=True)
-        .select("panel", "benchmark", "iteration", "value", "lo", "hi", "tokens")
+        .select("panel", "benchmark", "iteration", "value", "lo", "hi", "smoothed", "tokens")
     )

@@ -25,6 +25,7 @@ from helpers.cli.shared import (
     mapping,
     panels_per_row,
     reading_args,
+    smoothing,
 )
 from helpers.errors import DataError
 from helpers.io import FORMATS, write_text_atomic
@@ -94,6 +95,13 @@ def main(argv: list[str] | None = None) -> int:
     plot.add_argument(
         "--columns", type=panels_per_row, default=4, help="panels per row (default 4)"
     )
+    plot.add_argument(
+        "--smooth",
+        type=smoothing,
+        metavar="W",
+        help="draw each training curve's moving average (EMA of weight W from 0 to 1, "
+        "bias-corrected as TensorBoard smooths) over the points as logged, for noisy curves",
+    )
     engine_arg(plot)
     compare.add_parser(sub)
     look = sub.add_parser(
@@ -153,6 +161,7 @@ def _run(args) -> int:
             problems=dict(args.problems or []),
             step_pattern=args.step_from_path,
             engine=args.engine,
+            smooth=args.smooth,
         )
     drawing = None
     if out.suffix in (".png", ".svg"):  # its process starts vl-convert while the chart is built

@@ -144,6 +144,17 @@ def panels_per_row(text: str) -> int:
     return value
 
 
+def smoothing(text: str) -> float:
+    """--smooth: an EMA weight, at least 0 and below 1 (0.6 as TensorBoard's default)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < 1:
+        raise argparse.ArgumentTypeError(f"expected a weight from 0 to below 1; got {text}")
+    return value
+
+
 def engine_arg(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--engine",

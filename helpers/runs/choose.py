@@ -4,6 +4,7 @@ draws it (so a `.csv` output never loads altair or the chart code)."""
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -52,9 +53,42 @@ def _band_note(table: pl.DataFrame) -> str:
     return note
 
 
+# `fitting`'s smoothing weight, for every training grid it builds (`--smooth`)
+_SMOOTH: contextvars.ContextVar[float | None] = contextvars.ContextVar("smooth", default=None)
+
+
+def smoothed(curves: pl.DataFrame, weight: float) -> pl.DataFrame:
+    """`curves` with each accuracy curve's exponential moving average beside it (`smoothed`,
+    bias-corrected as TensorBoard smooths: `stats.ema`), over every logged step in order."""
+    from helpers import stats
+
+    parts = []
+    for (_, metric), part in curves.group_by("benchmark", "metric", maintain_order=True):
+        part = part.sort("iteration", nulls_last=True)
+        values = part["value"]
+        if metric != "accuracy" or values.null_count() == values.len():
+            parts.append(part.with_columns(smoothed=pl.lit(None, pl.Float64)))
+            continue
+        kept = part.filter(pl.col("value").is_not_null())
+        ema = pl.Series("smoothed", stats.ema(kept["value"].to_list(), weight), pl.Float64)
+        parts.append(
+            part.join(kept.select("iteration").with_columns(ema), on="iteration", how="left")
+        )
+    return pl.concat(parts, how="vertical_relaxed") if parts else curves
+
+
 def _grid(curves: pl.DataFrame, order, subtitle: str | list[str], **options):
     """The training grid of `curves`, fitted to what it can show (panels, points per line),
-    with the subtitle saying what was left out."""
+    with the subtitle saying what was left out; smoothed first where `fitting` was asked to
+    (every logged point counts in the average, before any is thinned out)."""
+    weight = _SMOOTH.get()
+    if weight:
+        curves = smoothed(curves, weight)
+        said = (
+            f"solid: moving average of accuracy (EMA, weight {weight:g}, bias-corrected as "
+            "TensorBoard smooths); faint: as logged"
+        )
+        subtitle = [*([subtitle] if isinstance(subtitle, str) else subtitle), said]
     means = [b for b in order or () if b.startswith(score_logs.MEAN_OF)]
     shown = drawable.panels(curves, "benchmark", order=order, summary=next(iter(means), None))
     thinned = drawable.thin(shown.frame, "iteration", ("benchmark", "metric"))
@@ -166,12 +200,26 @@ def fitting(
     problems: dict[str, int] | None = None,
     step_pattern: str | None = None,
     engine: str = "polars",
+    smooth: float | None = None,
 ) -> tuple[object, pl.DataFrame]:
     """Read the inputs and build the chart that fits them, with the table behind it: the
     training grid (per-step logs, per-sample logs over steps, per-checkpoint folders),
     accuracy by level or by benchmark (one evaluation), or accuracy against model size
     (a scores table). Panels keep the log's order (or that of `benchmarks`). Returns a function
-    that draws the chart, and the table."""
+    that draws the chart, and the table. `smooth` (a weight from 0 to 1) draws each training
+    curve's moving average over the points as logged."""
+    token = _SMOOTH.set(smooth)
+    try:
+        return _fitting(files, benchmarks, columns, title, progress, mapping, problems,
+                        step_pattern, engine)  # fmt: skip
+    finally:
+        _SMOOTH.reset(token)
+
+
+def _fitting(
+    files, benchmarks, columns, title, progress, mapping, problems, step_pattern, engine
+) -> tuple[object, pl.DataFrame]:
+    """`fitting`, its smoothing set."""
     if engine == "spark":
         return _spark_chart([str(f) for f in files], benchmarks, columns, title)
     files = [spark.local(f) for f in files]
