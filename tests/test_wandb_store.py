@@ -212,6 +212,21 @@ def _records(log: Path) -> list[tuple[int, int, bytes]]:
     return list(wandb_store.Records(log))
 
 
+def test_a_log_cut_between_records_says_the_run_did_not_end(written, tmp_path, capsys):
+    """A run killed between two records (issue 41): nothing is left unread, but W&B writes an
+    exit record when a run ends and this log has none: `inspect` exits 0 and says so, while
+    the whole log says nothing of it."""
+    log = _log(written["grpo"])
+    offsets = [o for _, o, _ in _records(log)]
+    folder = tmp_path / "cut"
+    shutil.copytree(written["grpo"], folder)
+    _log(folder).write_bytes(log.read_bytes()[: offsets[len(offsets) // 2]])
+    assert main(["inspect", str(folder)]) == 0
+    assert "no exit record: the run was killed or crashed" in capsys.readouterr().out
+    assert main(["inspect", str(written["grpo"])]) == 0
+    assert "no exit record" not in capsys.readouterr().out
+
+
 def test_truncated_log_keeps_every_complete_record(written, tmp_path):
     """A run killed mid-write: cut inside the record of 50,000 characters (which spans
     blocks), every history record before it is read and a note says how much was not."""

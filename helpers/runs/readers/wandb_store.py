@@ -137,6 +137,7 @@ class Run:
     summary: dict[str, str | None] = field(default_factory=dict)
     histories: int = 0
     unread: int = 0
+    exited: bool = False  # the run's exit record (RunExitRecord, field 18) was read
 
 
 def _run_record(run: Run, data: bytes) -> None:
@@ -169,6 +170,8 @@ def scan(path: Path, history: History | None = None, *, quick: bool = False) -> 
                         history.add(number, *_history(v))
                 elif kind == 17:
                     _run_record(run, v)
+                elif kind == 18:
+                    run.exited = True
                 elif kind == 5:
                     _changes(v, run.config)
                 elif kind == 3 and not run.histories:
@@ -315,6 +318,11 @@ def wide(path: Path, files: list[Path] | None = None) -> tuple[pl.DataFrame, lis
     if config:
         shown = ", ".join(f"{k}={str(v)[:40]}" for k, v in list(config.items())[:6])
         notes.append(f"config ({len(config)} keys): {shown}{' ...' if len(config) > 6 else ''}")
+    if not read[-1].exited:  # W&B writes it when the run ends: wandb.finish(), or the exit
+        notes.append(
+            f"{read[-1].path.name}: no exit record: the run was killed or crashed, or is still "
+            "writing; its history ends where the file does"
+        )
     for r in read:
         if r.unread:
             notes.append(
