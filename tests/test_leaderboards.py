@@ -178,3 +178,20 @@ def test_a_model_named_twice_is_an_error_naming_both_lines(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "line 3, column 'model': expected each model once per task (also on line 2)" in err
     assert "got 'a on AIME24'" in err
+
+
+def test_a_repeat_is_named_by_its_own_lines_and_only_where_it_is_read(tmp_path, capsys):
+    """A hub export where one task holds a re-run of a model (issue 41): the error names the
+    line that repeats the model and the line that gave it first (not the first two lines of
+    any repeated models), and `--benchmarks` naming another task reads that task whole."""
+    table = tmp_path / "board.csv"
+    table.write_text(
+        "model,task,acc\nA,gsm8k,0.5\nB,gsm8k,0.6\nA,math,0.2\nB,math,0.3\n"
+        "C,gsm8k,0.4\nC,math,0.1\nA,math,0.25\n"
+    )
+    out = tmp_path / "x.csv"
+    assert main(["plot", str(table), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "line 8, column 'model'" in err and "(also on line 4)" in err and "'A on math'" in err
+    assert main(["plot", str(table), "--benchmarks", "gsm8k", "-o", str(out)]) == 0
+    assert pl.read_csv(out)["model"].to_list() == ["B", "A", "C"]

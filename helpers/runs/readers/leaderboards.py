@@ -85,16 +85,21 @@ def _refuse(path: Path, frame: pl.DataFrame, bad: pl.Series, column: str, expect
 
 
 def _once(path: Path, frame: pl.DataFrame, key: list[str], expected: str) -> None:
-    """A DataError naming the second line of the first key given twice, and the first."""
-    dup = frame.filter(pl.struct(key).is_duplicated())
-    if dup.height:
-        raise DataError(
-            path,
-            f"{expected} (also on line {dup['__line'][0]})",
-            line=int(dup["__line"][1]),
-            column=key[0],
-            got=" on ".join(str(dup[c][1]) for c in key),
-        )
+    """A DataError naming the first line that repeats a key given before, and the line that
+    gave it first (the same key on both: not the first two lines of any duplicated keys)."""
+    repeats = ~pl.struct(key).is_first_distinct()
+    if not frame.select(repeats.any()).item():
+        return
+    again = frame.filter(repeats).row(0, named=True)
+    same = pl.all_horizontal(pl.col(c).eq_missing(again[c]) for c in key)
+    first = frame.filter(same)["__line"][0]
+    raise DataError(
+        path,
+        f"{expected} (also on line {first})",
+        line=int(again["__line"]),
+        column=key[0],
+        got=" on ".join(str(again[c]) for c in key),
+    )
 
 
 def _check_fractions(path: Path, frame: pl.DataFrame, columns: Sequence[str]) -> None:
@@ -162,12 +167,12 @@ def read_models(
                 line=1,
                 got=rest[:8],
             )
+        if benchmarks is not None:  # the rows asked for: a repeat elsewhere is not read
+            frame = frame.filter(pl.col(bench).is_in(list(benchmarks)))
         _once(path, frame, [model, bench], f"each {model} once per {bench}")
         frame = _as_fractions(path, frame, [value])
         _check_fractions(path, frame, [value])
         rows = frame.select(*keys, benchmark=pl.col(bench), accuracy=pl.col(value))
-        if benchmarks is not None:
-            rows = rows.filter(pl.col("benchmark").is_in(list(benchmarks)))
         notes.append(f"benchmarks as rows: {bench} names the benchmark, {value} its score")
     else:  # one row per model, a column per benchmark
         _once(path, frame, [model], "each model once")
