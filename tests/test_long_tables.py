@@ -183,3 +183,44 @@ def test_seeds_in_a_table_of_runs_are_seeds_of_their_method(tmp_path):
     assert (row["comparison"], row["seeds_a"], row["seeds_b"]) == ("grpo vs baseline", 3, 3)
     assert row["difference"] == pytest.approx(0.1)
     assert row["seed_lo"] < 0.1 < row["seed_hi"]
+
+
+def _conditions(path, repeat: str) -> None:
+    """Nine conditions over three steps in a column named `accuracy`, and one row of cond3
+    at step 100 given again, `repeat` saying with what value."""
+    rows = ["step,condition,accuracy"]
+    for c in range(9):
+        rows += [f"{s},cond{c},{0.3 + 0.02 * c + s / 2000:.3f}" for s in (0, 100, 200)]
+    rows.append(f"100,cond3,{repeat}")
+    path.write_text("\n".join(rows) + "\n")
+
+
+def test_a_table_of_conditions_with_an_accuracy_column(tmp_path, capsys):
+    """Issue 41: a column literally named `accuracy` is read with no flag; a row repeated
+    exactly is read once and said so (it dropped the run, blaming its accuracy); every run is
+    in the CSV; `--runs` picks the runs drawn, and the subtitle says how many of how many."""
+    table, out = tmp_path / "conditions.csv", tmp_path / "out.csv"
+    _conditions(table, "0.410")  # cond3 at step 100 is 0.410: the same row again
+    assert main(["plot", str(table), "-o", str(out)]) == 0
+    written = pl.read_csv(out)
+    assert written["run"].unique(maintain_order=True).to_list() == [f"cond{c}" for c in range(9)]
+    assert written.filter(run="cond3")["score"].to_list() == [0.36, 0.41, 0.46]
+    assert main(["inspect", f"{table}#cond3"]) == 0
+    assert "1 row(s) repeated exactly read once (line 29)" in capsys.readouterr().out
+    from helpers.runs.choose import chart_for
+
+    chart, _ = chart_for([table], runs=["cond8", "cond0"])
+    spec = chart.to_dict()
+    assert "2 of 9 runs drawn, as chosen (--runs)" in spec["title"]["subtitle"]
+    drawn = {r["run"] for rows in spec["datasets"].values() for r in rows if "run" in r}
+    assert drawn == {"cond8", "cond0"}
+    assert main(["plot", str(table), "--runs", "cond9", "-o", str(out)]) == 2
+    assert "expected runs among" in capsys.readouterr().err
+
+
+def test_a_repeated_step_with_another_value_names_both_lines(tmp_path, capsys):
+    table = tmp_path / "conditions.csv"
+    _conditions(table, "0.500")
+    assert main(["inspect", f"{table}#cond3"]) == 2
+    err = capsys.readouterr().err
+    assert "line 29" in err and "line 12" in err

@@ -404,7 +404,7 @@ def test_a_run_whose_metrics_are_not_recognised_is_named_and_left_out(trackio_db
     assert sorted(set(pl.read_csv(out)["run"])) == ["grpo", "mel"]
     svg = tmp_path / "runs.svg"
     assert main(["plot", str(trackio_db), "-o", str(svg)]) == 0
-    assert "no accuracy in debug" in svg.read_text()
+    assert "not drawn: debug" in svg.read_text()  # and why, from its error
     d = tmp_path / "d.csv"
     capsys.readouterr()
     assert main(["compare", str(trackio_db), "--baseline", "mel", "-o", str(d)]) == 0

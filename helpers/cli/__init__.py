@@ -96,6 +96,13 @@ def main(argv: list[str] | None = None) -> int:
         "--columns", type=panels_per_row, default=4, help="panels per row (default 4)"
     )
     plot.add_argument(
+        "--runs",
+        nargs="+",
+        metavar="RUN",
+        help="of a store or table of several runs, draw these (in this order; at most 7); the "
+        ".csv output holds every run",
+    )
+    plot.add_argument(
         "--smooth",
         type=smoothing,
         metavar="W",
@@ -162,6 +169,7 @@ def _run(args) -> int:
             step_pattern=args.step_from_path,
             engine=args.engine,
             smooth=args.smooth,
+            runs=args.runs,
         )
     drawing = None
     if out.suffix in (".png", ".svg"):  # its process starts vl-convert while the chart is built

@@ -201,23 +201,25 @@ def fitting(
     step_pattern: str | None = None,
     engine: str = "polars",
     smooth: float | None = None,
+    runs: Sequence[str] | None = None,
 ) -> tuple[object, pl.DataFrame]:
     """Read the inputs and build the chart that fits them, with the table behind it: the
     training grid (per-step logs, per-sample logs over steps, per-checkpoint folders),
     accuracy by level or by benchmark (one evaluation), or accuracy against model size
     (a scores table). Panels keep the log's order (or that of `benchmarks`). Returns a function
     that draws the chart, and the table. `smooth` (a weight from 0 to 1) draws each training
-    curve's moving average over the points as logged."""
+    curve's moving average over the points as logged; `runs` names which runs of a store of
+    several are drawn (all are in the table)."""
     token = _SMOOTH.set(smooth)
     try:
         return _fitting(files, benchmarks, columns, title, progress, mapping, problems,
-                        step_pattern, engine)  # fmt: skip
+                        step_pattern, engine, runs)  # fmt: skip
     finally:
         _SMOOTH.reset(token)
 
 
 def _fitting(
-    files, benchmarks, columns, title, progress, mapping, problems, step_pattern, engine
+    files, benchmarks, columns, title, progress, mapping, problems, step_pattern, engine, chosen
 ) -> tuple[object, pl.DataFrame]:
     """`fitting`, its smoothing set."""
     if engine == "spark":
@@ -241,7 +243,9 @@ def _fitting(
         from helpers.runs.overlay import overlay
 
         runs = [r for held in every for r in held]
-        return overlay(files, runs, benchmarks=benchmarks, columns=columns, title=title)
+        return overlay(
+            files, runs, benchmarks=benchmarks, columns=columns, title=title, chosen=chosen
+        )
     runs = [held[0] for held in every]
     return _unfinished(*_chart_of(runs, files, benchmarks, columns, title, problems), runs)
 

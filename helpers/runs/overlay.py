@@ -30,10 +30,12 @@ def overlay(
     benchmarks: Sequence[str] | None = None,
     columns: int = 4,
     title: str | None = None,
+    chosen: Sequence[str] | None = None,
 ) -> tuple[Callable[[], object], pl.DataFrame]:
     """A function drawing every run's accuracy over steps, a colour per run (at most
-    MAX_RUNS; the subtitle names what was left out), and the table behind it: each run's
-    `score_curves` table under a `run` column."""
+    MAX_RUNS, the first ones or those `chosen`, in that order; the subtitle names what was
+    left out), and the table behind it: each run's `score_curves` table under a `run` column
+    (every run, drawn or not)."""
     names = _names(runs)
     scored = [(n, r) for n, r in zip(names, runs, strict=True) if r.scores is not None]
     left = [
@@ -81,13 +83,26 @@ def overlay(
     )
     means = [b for b in order if b.startswith(score_logs.MEAN_OF)]
     shown = drawable.panels(curves, "benchmark", order=order, summary=next(iter(means), None))
+    if chosen:
+        known = [n for n, _ in scored]
+        unknown = [n for n in chosen if n not in known]
+        if unknown:
+            raise DataError(files[0], f"runs among {known[:8]} (--runs)", got=unknown[0])
+    frame = shown.frame.filter(pl.col("run").is_in(list(chosen))) if chosen else shown.frame
     drawn = drawable.panels(
-        shown.frame, "run", order=[n for n, _ in scored], limit=MAX_RUNS, what="runs"
+        frame, "run", order=list(chosen or [n for n, _ in scored]), limit=MAX_RUNS, what="runs"
     )
+    if not chosen and len(scored) > MAX_RUNS:  # say how to pick others
+        drawn.notes[:] = [n + " (--runs chooses)" if " runs drawn" in n else n for n in drawn.notes]
+    if chosen and len(chosen) < len(scored):
+        drawn.notes.append(f"{len(chosen)} of {len(scored)} runs drawn, as chosen (--runs)")
     thinned = drawable.thin(drawn.frame, "step", ("run", "seed", "benchmark", "kind"))
     notes = shown.notes + drawn.notes + thinned.notes
+    notes += [  # rows a table repeated exactly, read once: said where the run is drawn
+        f"{n}: {note}" for n, r in scored for note in r.notes if "repeated exactly" in note
+    ]
     if left:
-        notes.append(f"no accuracy in {', '.join(left[:4])}{' ...' if len(left) > 4 else ''}")
+        notes.append(f"not drawn: {', '.join(left[:4])}{' ...' if len(left) > 4 else ''}")
     known = table.filter(band & ~mean)["benchmark"].unique(maintain_order=True).to_list()
     lines = [
         f"bands: Wilson 95% over each benchmark's problems ({', '.join(known)})"

@@ -108,6 +108,23 @@ def split(rows: pl.DataFrame, columns: list[str]) -> list[tuple[str, pl.DataFram
     return [(n, parts[tuple(k)]) for n, k in zip(names, keys.iter_rows(), strict=True)]
 
 
+def collapsed(rows: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
+    """A run's rows with rows repeated exactly (every value the same, a table pasted twice)
+    read once, and a note saying how many and where; rows that repeat a step with other
+    values are left for the reader's check to refuse, naming both lines."""
+    values = [c for c in rows.columns if c != "__line"]
+    if not values:
+        return rows, []
+    again = ~pl.struct(values).is_first_distinct()
+    repeated = rows.filter(again)
+    if not repeated.height:
+        return rows, []
+    lines = repeated["__line"].to_list() if "__line" in rows.columns else []
+    where = f" (line {', '.join(map(str, lines[:3]))}{' ...' if len(lines) > 3 else ''})"
+    said = f"{repeated.height} row(s) repeated exactly read once{where if lines else ''}"
+    return rows.filter(~again), [said]
+
+
 def percents(path: Path, rows: pl.DataFrame, columns: list[str]) -> pl.DataFrame:
     """Text columns whose every value is a percentage string ('63.3%') as the fractions they
     state, as text (cast later, cell by cell)."""

@@ -51,6 +51,7 @@ CONVENTIONS = (
     ("OpenRLHF eval pass1", "accuracy", "eval/eval_{benchmark}_pass1"),
     ("OpenRLHF eval pass1", "accuracy", "eval_eval_{benchmark}_pass1"),
     ("NeMo-RL validation accuracy", "accuracy", "validation/accuracy"),
+    ("a column named accuracy", "accuracy", "accuracy"),
     ("prime-rl eval avg@k", "accuracy", "eval/{benchmark}/all/{agent}/avg@{k}"),
     ("prime-rl eval avg@k", "accuracy", "eval/{benchmark}/all/avg@{k}"),
     ("verl training scores", "accuracy", "critic/scores/{benchmark}/mean"),

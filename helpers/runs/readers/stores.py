@@ -86,7 +86,8 @@ def _stored(path: Path, kind: str, mapping: dict | None = None) -> list[_Stored]
         columns = long_tables.run_columns(path, rows, mapping or {})
         said = [f"runs named by {', '.join(columns)}"]
         for name, part in long_tables.split(rows, columns):
-            found.append((name, (), lambda t=part: (t, said)))
+            part, once = long_tables.collapsed(part)
+            found.append((name, (), lambda t=part, s=said + once: (t, s)))
     elif kind == "trackio":
         for name, run_id, table, said in trackio_store.tables(path):
             found.append((name, (run_id,), lambda t=table, s=said: (t, s)))
