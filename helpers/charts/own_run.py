@@ -194,10 +194,11 @@ def run_grid(
                 .encode(y=band_by[first], y2=alt.Y2("hi:Q"))
                 .properties(name=f"band {i}")
             )
-        smooth = rows["smoothed"].is_not_null().any()
+        smooth = "smoothed" in rows.columns and rows["smoothed"].is_not_null().any()
+        faint = {"opacity": 0.3} if smooth else {}  # the logged points under their average
         layers.append(
             base.transform_filter(alt.expr.isValid(alt.datum.value))
-            .mark_line(point=marker, strokeWidth=1.6, color=blue, opacity=0.3 if smooth else 1)
+            .mark_line(point=marker, strokeWidth=1.6, color=blue, **faint)
             .encode(y=y_by[first], tooltip=accuracy_tips)
             .properties(name=f"accuracy {i}")
         )
@@ -235,13 +236,13 @@ def _panel_rows(curves: pl.DataFrame, names: list[str]) -> pl.DataFrame:
         panel=pl.col("benchmark").replace_strict(names, list(range(len(names))))
     )
     keys = ["panel", "benchmark", "iteration"]
-    smoothed = pl.col("smoothed") if "smoothed" in drawn.columns else pl.lit(None, pl.Float64)
+    smoothed = ["smoothed"] if "smoothed" in drawn.columns else []  # only where asked for
     accuracy = drawn.filter(pl.col("metric") == "accuracy").select(
-        *keys, "value", "lo", "hi", smoothed.alias("smoothed")
+        *keys, "value", "lo", "hi", *smoothed
     )
     tokens = drawn.filter(pl.col("metric") == "token length").select(*keys, tokens=pl.col("value"))
     return (
         accuracy.join(tokens, on=keys, how="full", coalesce=True, nulls_equal=True)
         .sort("panel", "iteration", nulls_last=True)
-        .select("panel", "benchmark", "iteration", "value", "lo", "hi", "smoothed", "tokens")
+        .select("panel", "benchmark", "iteration", "value", "lo", "hi", *smoothed, "tokens")
     )
