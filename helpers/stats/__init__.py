@@ -74,6 +74,7 @@ from helpers.stats.power import (
     paired_t_solve,
     problems_for,
     problems_needed,
+    t_test_power,
     seeded_detectable_difference,
     unpaired_power,
 )
@@ -121,6 +122,7 @@ __all__ = [
     "pass_at_k_expr",
     "percentile_bounds",
     "problems_for",
+    "t_test_power",
     "problems_needed",
     "Sample",
     "sample_summary",

@@ -23,9 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from helpers.stats.differences import sample_summary
-from helpers.stats.intervals import _normal_quantile
+from helpers.stats.power import t_test_power
 from helpers.stats.seeds import seed_layout
-from helpers.stats.student_t import t_quantile
 
 
 @dataclass(frozen=True)
@@ -114,18 +113,6 @@ class Design:
     se: float
 
 
-def _t_power(shift: float, df: float, alpha: float) -> float:
-    """The power of a two-sided t test at `alpha` on `df` degrees of freedom when the
-    difference is `shift` standard errors (the noncentral t; the normal at infinite df)."""
-    from scipy.special import nctdtr, ndtr
-
-    if not math.isfinite(df):
-        z = _normal_quantile(1 - alpha / 2)
-        return float(ndtr(shift - z) + ndtr(-shift - z))
-    t = t_quantile(1 - alpha / 2, df)
-    return float(1 - nctdtr(df, shift, t) + nctdtr(df, shift, -t))
-
-
 def cheapest_designs(
     a: NoiseBudget,
     b: NoiseBudget,
@@ -172,7 +159,7 @@ def cheapest_designs(
                 variance = sum(v for v, _ in parts)
                 spread = sum(v * v / df for v, df in parts if math.isfinite(df) and v)
                 df = variance * variance / spread if spread else math.inf
-                return _t_power(abs(difference) / math.sqrt(variance), df, alpha) >= power
+                return t_test_power(abs(difference) / math.sqrt(variance), df, alpha) >= power
 
             if not detects(max_problems):
                 continue

@@ -360,16 +360,28 @@ def paired_t_power(
     >>> round(paired_t_power(30, 0.3, 0.15), 3)  # 30 problems, sd 0.3, 15 points
     0.754
     """
-    from scipy.special import nctdtr, ndtr, stdtrit  # noncentral t, normal, t quantile
-
     if problems < 2:
         raise ValueError("need at least two problems for a t test")
     se = math.sqrt(sd**2 / problems + 2 * seed_sd**2 / seeds)
     if se == 0:
         raise ValueError("need a spread: sd or seed_sd above 0")
-    df = problems - 1
+    return t_test_power(abs(difference) / se, problems - 1, alpha)
+
+
+def t_test_power(shift: float, df: float, alpha: float = 0.05) -> float:
+    """The power of a two-sided t test at `alpha` on `df` degrees of freedom when the true
+    difference is `shift` standard errors: P(|T| > t_{1 - alpha/2}) for T noncentral t with
+    noncentrality `shift` (the normal's at infinite df).
+
+    >>> round(t_test_power(2.8, 29), 3), round(t_test_power(2.8, math.inf), 3)
+    (0.772, 0.8)
+    """
+    from scipy.special import nctdtr, ndtr, stdtrit  # noncentral t, normal, t quantile
+
+    if not math.isfinite(df):
+        z = _normal_quantile(1 - alpha / 2)
+        return float(ndtr(shift - z) + ndtr(-shift - z))
     t = float(stdtrit(df, 1 - alpha / 2))
-    shift = abs(difference) / se
     found = float(1 - nctdtr(df, shift, t) + nctdtr(df, shift, -t))
     if math.isnan(found):  # scipy gives up far in the tail (power within 1e-9 of 1 there)
         found = float(ndtr(shift - t) + ndtr(-shift - t))
