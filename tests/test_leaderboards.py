@@ -167,8 +167,9 @@ def test_a_model_named_twice_is_an_error_naming_both_lines(tmp_path, capsys):
     wide = tmp_path / "wide.csv"
     pl.DataFrame({"model": ["a-7B", "b-1B", "a-7B"], "GSM8K": [0.5, 0.4, 0.6]}).write_csv(wide)
     assert main(["plot", str(wide), "-o", str(tmp_path / "x.png")]) == 2
-    assert "line 4, column 'model': expected each model once (also on line 2)" in (
-        capsys.readouterr().err
+    assert (
+        "line 4, column 'model': expected each model once, or a column telling its readings apart (also on line 2)"
+        in (capsys.readouterr().err)
     )
     long = tmp_path / "long.csv"
     pl.DataFrame(
@@ -195,3 +196,30 @@ def test_a_repeat_is_named_by_its_own_lines_and_only_where_it_is_read(tmp_path, 
     assert "line 8, column 'model'" in err and "(also on line 4)" in err and "'A on math'" in err
     assert main(["plot", str(table), "--benchmarks", "gsm8k", "-o", str(out)]) == 0
     assert pl.read_csv(out)["model"].to_list() == ["B", "A", "C"]
+
+
+def test_a_table_collected_from_papers_reads_each_row_as_a_reading(tmp_path, capsys):
+    """Issue 41: a model named only in a second name column, a model read from two sources
+    (each row a reading, named by what differs), a row pasted twice (read once, said so); the
+    same model and source with two scores is the one contradiction refused, naming both."""
+    table = tmp_path / "papers.csv"
+    table.write_text(
+        "model,name,source,shots,MATH,GSM8K\nQwen2.5-7B,,Qwen report,4,0.5,0.85\n"
+        ",Llama-3-8B,Meta blog,8,0.3,0.79\nQwen2.5-7B,,DeepSeek paper,0,0.48,0.82\n"
+        "Mistral-7B,,paper A,4,0.12,0.52\nMistral-7B,,paper A,4,0.12,0.52\n"
+    )
+    rows, notes = read_models(table)
+    math = rows.filter(benchmark="MATH").sort("model")
+    assert math["model"].to_list() == [
+        "Llama-3-8B",
+        "Mistral-7B",
+        "Qwen2.5-7B (source=DeepSeek paper, shots=0)",
+        "Qwen2.5-7B (source=Qwen report, shots=4)",
+    ]
+    assert math["accuracy"].to_list() == [0.3, 0.12, 0.48, 0.5]
+    assert "1 row(s) repeated exactly read once (line 6)" in notes
+    contradiction = tmp_path / "contradiction.csv"
+    contradiction.write_text("model,source,MATH\nA,x,0.5\nB,x,0.4\nA,x,0.6\n")
+    assert main(["plot", str(contradiction), "-o", str(tmp_path / "x.csv")]) == 2
+    err = capsys.readouterr().err
+    assert "line 4, column 'model'" in err and "(also on line 2)" in err

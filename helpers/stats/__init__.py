@@ -74,8 +74,8 @@ from helpers.stats.power import (
     paired_t_solve,
     problems_for,
     problems_needed,
-    t_test_power,
     seeded_detectable_difference,
+    t_test_power,
     unpaired_power,
 )
 from helpers.stats.seeds import SeedLayout, TDifference, seed_layout, seeded_difference

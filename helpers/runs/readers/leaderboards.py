@@ -102,6 +102,35 @@ def _once(path: Path, frame: pl.DataFrame, key: list[str], expected: str) -> Non
     )
 
 
+def _readings(frame: pl.DataFrame, model: str, labels: list[str]) -> tuple[pl.DataFrame, list[str]]:
+    """A table collected from papers, where a model may stand on several rows: each row is a
+    reading. Rows repeated exactly are read once; a model's rows that differ in a label
+    column (its source, its shot count) are each a reading, named by what differs ('Qwen2.5-7B
+    (source=Qwen report, shots=4)'); rows that differ in scores alone are left for `_once`
+    to refuse, naming both lines (a real contradiction)."""
+    notes = []
+    values = [c for c in frame.columns if c != "__line"]
+    again = ~pl.struct(values).is_first_distinct()
+    repeated = frame.filter(again)
+    if repeated.height:
+        lines = ", ".join(map(str, repeated["__line"].to_list()[:3]))
+        notes.append(f"{repeated.height} row(s) repeated exactly read once (line {lines})")
+        frame = frame.filter(~again)
+    several = frame.filter(pl.col(model).is_duplicated())
+    if not several.height or not labels:
+        return frame, notes
+    names = []
+    for row in frame.iter_rows(named=True):
+        mine = several.filter(pl.col(model) == row[model])
+        differ = [c for c in labels if mine.height > 1 and mine[c].n_unique() > 1]
+        said = ", ".join(f"{c}={row[c]}" for c in differ)
+        names.append(f"{row[model]} ({said})" if said else row[model])
+    notes.append(
+        f"models on several rows read as readings each, named by what differs ({', '.join(labels)})"
+    )
+    return frame.with_columns(pl.Series(model, names, dtype=pl.String)), notes
+
+
 def _check_fractions(path: Path, frame: pl.DataFrame, columns: Sequence[str]) -> None:
     """Scores are fractions from 0 to 1 once read: a bare 57 is an error naming its line and
     column, not a chart drawn at 5,700% or an empty one."""
@@ -175,8 +204,15 @@ def read_models(
         rows = frame.select(*keys, benchmark=pl.col(bench), accuracy=pl.col(value))
         notes.append(f"benchmarks as rows: {bench} names the benchmark, {value} its score")
     else:  # one row per model, a column per benchmark
-        _once(path, frame, [model], "each model once")
-        scores, others = _benchmark_columns(path, frame, header, keys, benchmarks)
+        names = [c for c in header if c != model and c.lower() in MODEL_NAMES]
+        if names:  # a model named only in a second name column (the first blank)
+            frame = frame.with_columns(pl.coalesce(model, *names).alias(model))
+        scores, others = _benchmark_columns(path, frame, [c for c in header if c not in names],
+                                            keys, benchmarks)  # fmt: skip
+        labels = [c for c in header if c not in {*keys, *names, *scores}]
+        frame, said = _readings(frame, model, labels)
+        notes += said
+        _once(path, frame, [model], "each model once, or a column telling its readings apart")
         if others:
             notes.append(f"left out (numbers, not scores from 0 to 1): {', '.join(others[:4])}")
         frame = _as_fractions(path, frame, scores)
