@@ -272,3 +272,53 @@ def test_wandb_name_without_the_header_is_not_a_wandb_log(tmp_path):
     assert not wandb_store.is_wandb_file(fake)
     with pytest.raises(DataError, match="expected a .csv, .json"):
         detect(fake)
+
+
+GENERATIONS = """
+import wandb
+for name, right in (("base", {0}), ("new", {0, 1, 2})):
+    run = wandb.init(project="figures", name=name)
+    rows, columns = [], ["step"] + sum(
+        [[f"input_{i + 1}", f"output_{i + 1}", f"score_{i + 1}"] for i in range(3)], []
+    )
+    for step in (10, 20):
+        row = [step]
+        for i in range(3):  # verl logs the same prompts at each validation
+            row += [f"  Question {i}:\\n what is {i} + {i}?", f"{name} says", float(i in right)]
+        rows.append(row)  # verl's table holds every validation so far
+        table = wandb.Table(columns=columns, data=[list(r) for r in rows])
+        run.log({"val/generations": table, "val-core/math/acc/mean@1": len(right) / 3}, step=step)
+    run.finish()
+"""
+
+
+def test_verls_validation_generations_pair_two_runs_prompt_by_prompt(tmp_path, capsys):
+    """verl's `val/generations` tables, written by wandb itself (issue 41): read as per-sample
+    logs keyed by the prompt, compared problem by problem at each step both runs sampled, with
+    how many prompts each step sampled said; the run folder's `inspect` points to them."""
+    env = {
+        **os.environ,
+        "WANDB_MODE": "offline",
+        "WANDB_SILENT": "true",
+        "WANDB_DIR": str(tmp_path),
+    }
+    env |= {f"WANDB_{k}_DIR": str(tmp_path / k.lower()) for k in ("CONFIG", "CACHE", "DATA")}
+    done = subprocess.run(
+        [sys.executable, "-c", GENERATIONS], env=env, cwd=tmp_path, capture_output=True,
+        text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    folders = sorted(p for p in (tmp_path / "wandb").iterdir() if p.name.startswith("offline-run"))
+    tables = [f / "files" / "media" / "table" / "val" for f in folders]
+    assert all(detect(t) == "wandb-generations" for t in tables)
+    out = tmp_path / "d.csv"
+    assert main(["compare", f"base={tables[0]}", f"new={tables[1]}", "-o", str(out)]) == 0
+    assert "validation generations, step 20: new vs base: +66.7 points" in capsys.readouterr().out
+    d = pl.read_csv(out).sort("step")
+    assert d["step"].to_list() == [10, 20] and d["problems"].to_list() == [3, 3]
+    assert d.select("won", "lost", "tied").rows() == [(2, 0, 1), (2, 0, 1)]
+    assert d["difference"].to_list() == pytest.approx([2 / 3, 2 / 3])
+    assert main(["inspect", str(tables[0])]) == 0
+    assert "3 prompts a step at 2 steps" in capsys.readouterr().out
+    assert main(["inspect", str(folders[0])]) == 0
+    assert "compare two runs prompt by prompt as NAME=" in capsys.readouterr().out

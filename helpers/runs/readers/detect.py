@@ -20,6 +20,7 @@ from helpers.runs.readers import (
     sqlite,
     tfevents,
     wandb_store,
+    wandb_tables,
 )
 from helpers.runs.readers._common import (
     csv_header,
@@ -66,6 +67,8 @@ FORMATS = {
     "lighteval-results": "lighteval results_*.json (results, summary_tasks)",
     "lighteval-details": "lighteval details Parquet (example, metrics)",
     "inspect": "Inspect AI log (.eval, or JSON: eval, samples or results)",
+    "wandb-generations": "verl's validation generations as W&B tables (files/media/table/val/"
+    "generations_*.table.json: step, input_i, output_i, score_i)",
     "samples": "tidy per-sample table (" + ", ".join(SAMPLE_COLUMNS) + ")",
     "scores": "table of models (a row per model, or per model and benchmark; a model or a "
     "model-size column)",
@@ -87,6 +90,8 @@ def _json_kind(doc: object) -> str | None:
         return "lighteval-results"
     if isinstance(doc.get("eval"), dict) and ("samples" in doc or "results" in doc):
         return "inspect"
+    if wandb_tables.is_generations(doc):
+        return "wandb-generations"
     if {"num_samples", "acc"} <= set(doc):
         return "qwen-math-metrics"
     return None
@@ -134,6 +139,8 @@ def detect(path: str | Path, mapping: Mapping[str, str] | None = None) -> str:
             with logs[0].open("rb") as handle:
                 head = handle.read(7)
             raise DataError(logs[0], "a W&B transaction log (starting ':W&B')", row=1, got=head)
+        if wandb_tables.tables_in(path):  # W&B's files/media/table/val/
+            return "wandb-generations"
         if any(f.suffix.lower() in (".parquet", ".json", ".jsonl", ".csv") for f in files):
             return "folder"
         raise DataError(path, "a folder holding .parquet, .jsonl, .json or .csv logs; found none")

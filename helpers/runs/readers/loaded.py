@@ -25,7 +25,9 @@ SCORE_COLUMNS = {
     "k": pl.Int64,
 }
 
-PER_SAMPLE = ("samples", "qwen-math", "lm-eval", "lighteval-details", "inspect")
+PER_SAMPLE = (
+    "samples", "qwen-math", "lm-eval", "lighteval-details", "inspect", "wandb-generations",
+)  # fmt: skip
 
 
 @dataclass

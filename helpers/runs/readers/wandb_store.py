@@ -33,7 +33,7 @@ from pathlib import Path
 import polars as pl
 
 from helpers.errors import DataError
-from helpers.runs.readers import framework_logs
+from helpers.runs.readers import framework_logs, wandb_tables
 from helpers.runs.readers._common import files_in
 from helpers.runs.readers.protobuf import fields, varint
 from helpers.runs.readers.wandb_log import BLOCK as BLOCK  # re-exported: the tests' block size
@@ -330,6 +330,12 @@ def wide(path: Path, files: list[Path] | None = None) -> tuple[pl.DataFrame, lis
                 f"killed or is still writing) left unread; {r.histories} history records read"
             )
     folder = files[-1].parent
+    generations = folder / "files" / "media" / "table" / "val"
+    if generations.is_dir() and wandb_tables.tables_in(generations):
+        notes.append(
+            "verl's validation generations are logged as W&B tables: compare two runs prompt by "
+            f"prompt as NAME={generations}"
+        )
     console = folder / "files" / "output.log"
     if not history and console.is_file():  # verl's console lines, as W&B captured them
         rows, said = framework_logs.console_rows(console, cut_at=CONSOLE_LINE_LIMIT)
