@@ -48,11 +48,16 @@ def z_for(level: float) -> float:
 
 def t_bounds(mean: float, se: float, df: float) -> Callable[[float], tuple[float, float]]:
     """mean -/+ the t quantile of `level` on `df` degrees of freedom times `se`, as a function
-    of the level."""
+    of the level (the normal's quantile at infinite df: every variance taken as known)."""
 
     def bounds(level: float) -> tuple[float, float]:
-        half = (_t_quantile(df) if level == 0.95 else t_quantile(1 - (1 - level) / 2, df)) * se
-        return mean - half, mean + half
+        if not math.isfinite(df):
+            quantile = NormalDist().inv_cdf(1 - (1 - level) / 2)
+        elif level == 0.95:
+            quantile = _t_quantile(df)
+        else:
+            quantile = t_quantile(1 - (1 - level) / 2, df)
+        return mean - quantile * se, mean + quantile * se
 
     return bounds
 

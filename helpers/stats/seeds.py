@@ -25,8 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
-from helpers.stats.differences import Difference, sample_summary
-from helpers.stats.student_t import t_cdf, t_quantile
+from helpers.stats.differences import sample_summary, t_bounds
+from helpers.stats.student_t import t_cdf
 
 SEEDED = "paired: t over per-problem differences, with seed variance (Satterthwaite df)"
 _NORMAL = NormalDist()
@@ -83,9 +83,7 @@ class TDifference:
     method: str
 
     def bounds(self, level: float = 0.95) -> tuple[float, float]:
-        q = 1 - (1 - level) / 2  # infinite df (every variance known): the normal's
-        half = (t_quantile(q, self.df) if math.isfinite(self.df) else _NORMAL.inv_cdf(q)) * self.se
-        return self.difference - half, self.difference + half
+        return t_bounds(self.difference, self.se, self.df)(level)
 
     def p_value(self) -> float:
         if self.se == 0:
@@ -93,17 +91,17 @@ class TDifference:
         t = -abs(self.difference) / self.se
         return 2 * (t_cdf(t, self.df) if math.isfinite(self.df) else _NORMAL.cdf(t))
 
-    def at_95(self) -> Difference:
-        lo, hi = self.bounds()
-        return Difference(self.difference, lo, hi, self.method, self.p_value())
 
-
-def satterthwaite(terms: Sequence[tuple[float, float, float]]) -> tuple[float, float]:
+def satterthwaite(
+    terms: Sequence[tuple[float, float, float]], variance: float | None = None
+) -> tuple[float, float]:
     """The variance sum(c * ms) of a linear combination of independent mean squares, each
     (c, ms, df), and Satterthwaite's degrees of freedom for it,
     (sum c ms)^2 / sum((c ms)^2 / df); a term of infinite df (a variance taken as known)
-    adds to the variance and nothing to the denominator."""
-    variance = math.fsum(c * ms for c, ms, _ in terms)
+    adds to the variance and nothing to the denominator. `variance`: the variance to take
+    instead of the sum (its parts floored at 0), the df's denominator keeping every term."""
+    if variance is None:
+        variance = math.fsum(c * ms for c, ms, _ in terms)
     spread = math.fsum((c * ms) ** 2 / df for c, ms, df in terms if math.isfinite(df) and c * ms)
     return variance, (variance**2 / spread if spread > 0 else math.inf)
 
@@ -156,7 +154,6 @@ def seeded_difference(
     # the variance floors each seed component at 0; the df keep every term, floored or not:
     # a component estimated at 0 is as uncertain as one estimated a little above it (dropping
     # its terms took the df from a few to N - 1 exactly where the seeds were under-estimated)
-    variance = problem_variance + seed_variance
-    spread = math.fsum((c * ms) ** 2 / d for c, ms, d in terms if math.isfinite(d) and c * ms)
-    df = min(variance**2 / spread if spread > 0 else math.inf, borrowed)
+    variance, df = satterthwaite(terms, problem_variance + seed_variance)
+    df = min(df, borrowed)
     return TDifference(mean, math.sqrt(variance), df, SEEDED), seed_variance, problem_variance
