@@ -370,3 +370,15 @@ def test_the_budgets_cheapest_design_detects_the_difference(capsys):
         assert sd * z <= 0.05 + 0.001
     math500 = [line for line in designs if "x 1 answer a problem" in line]
     assert len(math500) == 3  # one answer a problem in its logs: no more are proposed
+
+
+def test_agreeing_answers_are_not_called_one_answer_per_problem(tmp_path):
+    """Four answers a problem, each problem's all alike (shares of 0 or 1): Tango's path, named
+    for what it is."""
+    runs = {}
+    for name, solved in (("a", range(0, 20)), ("b", range(5, 30))):
+        rows = [(0, "m", f"p{i}", j, i in solved, 1) for i in range(40) for j in range(4)]
+        runs[name] = tmp_path / f"{name}.parquet"
+        pl.DataFrame(rows, schema=SCHEMA, orient="row").write_parquet(runs[name])
+    row = compare(runs).differences.row(0, named=True)
+    assert row["samples_a"] == 4 and row["interval"].endswith("each problem's answers all alike")

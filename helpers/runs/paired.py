@@ -126,6 +126,7 @@ def _paired_numbers(row: dict, s: dict) -> stats.Difference:
             binary=s["binary_a"] and s["binary_b"],
             only_b=s["only_b"],
             only_a=s["only_a"],
+            answers=max(row["samples_a"], row["samples_b"]),
         )
     )
     unpaired = stats.unpaired_from(
@@ -255,11 +256,6 @@ def _at_once(
             row["unit"] = "mean reward"
         shared = both.filter(pl.col("pair") == i).drop("pair") if i == count - 1 else None
         _paired_numbers(row, summary[i])
-        if max(n["samples_a"], n["samples_b"]) > 1 and row["interval"].endswith("per problem"):
-            # several answers a problem, each problem's all alike: 0/1 shares, Tango's path
-            row["interval"] = row["interval"].replace(
-                "one answer per problem", "each problem's answers all alike"
-            )
         row.update(seeds_a=n["seeds_a"], seeds_b=n["seeds_b"])
         if i in layouts or seed_sd is not None:
             mine = layouts.get(i, [None, None])

@@ -187,7 +187,8 @@ class Paired:
     """What a paired comparison takes of two runs' per-problem values on the problems both
     have: how many, the differences' (b - a) mean and sample standard deviation (None for one
     problem), whether every problem moved by the same amount, whether every value of both
-    runs is 0 or 1, and then the problems only b and only a got right."""
+    runs is 0 or 1, and then the problems only b and only a got right; `answers`, the most
+    answers a problem has in either run (values of 0 or 1 from several answers: all alike)."""
 
     problems: int
     mean: float
@@ -196,6 +197,7 @@ class Paired:
     binary: bool
     only_b: int
     only_a: int
+    answers: int = 1
 
 
 @dataclass(frozen=True)
@@ -257,7 +259,8 @@ def paired_from(s: Paired) -> Difference:
     if s.binary:
         lo, hi = tango_interval(s.only_b, s.only_a, m)
         p = mcnemar_score_p(s.only_b, s.only_a)
-        said = f"paired: {TANGO}, one answer per problem"
+        each = "one answer per problem" if s.answers == 1 else "each problem's answers all alike"
+        said = f"paired: {TANGO}, {each}"
         return Difference(s.mean, lo, hi, said, p, tango_bounds(s.only_b, s.only_a, m))
     if m < 2:
         return Difference(s.mean, None, None, "paired: one problem, no interval")
