@@ -258,8 +258,7 @@ def _at_once(
         _paired_numbers(row, summary[i])
         row.update(seeds_a=n["seeds_a"], seeds_b=n["seeds_b"])
         if i in layouts or seed_sd is not None:
-            mine = layouts.get(i, [None, None])
-            _seed_numbers(row, summary[i], mine, layouts.get(("means", i), [None]), seed_sd)
+            _seed_numbers(row, summary[i], *layouts.get(i, ([None, None], [None, None])), seed_sd)
         view = None
         if i == count - 1:  # the last pair's problems: the flipped ones are shown
             view = shared.with_columns(difference=pl.col("accuracy_b") - pl.col("accuracy_a"))
@@ -267,12 +266,13 @@ def _at_once(
     return out
 
 
-def _seed_layouts(sides, both: pl.DataFrame, pairs: list[int]) -> dict[int, list]:
+def _seed_layouts(sides, both: pl.DataFrame, pairs: list[int]) -> dict[int, tuple[list, list]]:
     """Per pair, each run's `stats.SeedLayout` (None for a run of one seed there) over the
-    problems the runs share at that pair that every seed of the run answered: the variance of
-    its seeds' accuracies and the seed x problem residual mean square."""
+    problems the runs share at that pair that every seed of the run answered (the variance of
+    its seeds' accuracies and the seed x problem residual mean square), and each run's seed
+    accuracies there, in seed order (None likewise)."""
     shared = both.filter(pl.col("pair").is_in(pairs)).select("pair", "problem_id")
-    found: dict[int, list] = {p: [None, None] for p in pairs}
+    found = {p: ([None, None], [None, None]) for p in pairs}
     for x, f in enumerate(sides):
         y = pl.col("accuracy")
         table = (
@@ -306,10 +306,11 @@ def _seed_layouts(sides, both: pl.DataFrame, pairs: list[int]) -> dict[int, list
         )
         for r in layouts.iter_rows(named=True):
             df = (r["seeds"] - 1) * (r["problems"] - 1)
-            found[r["pair"]][x] = stats.SeedLayout(
+            layouts_of, means_of = found[r["pair"]]
+            layouts_of[x] = stats.SeedLayout(
                 r["seeds"], r["problems"], r["seed_var"], r["squares"] / df
             )
-            found.setdefault(("means", r["pair"]), [None, None])[x] = r["seed_means"]
+            means_of[x] = r["seed_means"]
     return found
 
 
