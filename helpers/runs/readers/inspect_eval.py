@@ -65,8 +65,7 @@ def _member(path: Path, zf: zipfile.ZipFile, name: str) -> object:
 def read_eval_log(path: Path) -> dict:
     """The log as Inspect's JSON log would hold it: `eval`, `status` ("started" where the
     run has not written its header), `results`, `error`, and `samples` (those that completed
-    with a score; those that failed are counted in `failed`), with `planned` (the samples
-    the run set out to answer: its sample ids, or the dataset's size, times its epochs)."""
+    with a score; those that failed are counted in `failed`)."""
     try:
         zf = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, OSError) as e:
@@ -85,12 +84,6 @@ def read_eval_log(path: Path) -> dict:
                 continue
             samples.append(sample)
     spec = head["eval"]
-    dataset = spec.get("dataset") if isinstance(spec.get("dataset"), dict) else {}
-    config = spec.get("config") if isinstance(spec.get("config"), dict) else {}
-    ids = dataset.get("sample_ids")
-    size = len(ids) if isinstance(ids, list) and ids else dataset.get("samples")
-    epochs = config.get("epochs") or 1
-    planned = size * epochs if isinstance(size, int) and isinstance(epochs, int) else None
     return {
         "eval": spec,
         "status": head.get("status", "success") if finished else "started",
@@ -98,8 +91,20 @@ def read_eval_log(path: Path) -> dict:
         "error": head.get("error"),
         "samples": samples,
         "failed": failed,
-        "planned": planned,
     }
+
+
+def planned(spec: object) -> int | None:
+    """The samples a run set out to answer: its sample ids (a `limit` keeps fewer than the
+    dataset holds), else the dataset's size, times its epochs; None where the log does not
+    say."""
+    spec = spec if isinstance(spec, dict) else {}
+    dataset = spec.get("dataset") if isinstance(spec.get("dataset"), dict) else {}
+    config = spec.get("config") if isinstance(spec.get("config"), dict) else {}
+    ids = dataset.get("sample_ids")
+    size = len(ids) if isinstance(ids, list) and ids else dataset.get("samples")
+    epochs = config.get("epochs") or 1
+    return size * epochs if isinstance(size, int) and isinstance(epochs, int) else None
 
 
 def unfinished(log: dict) -> str | None:
@@ -112,14 +117,6 @@ def unfinished(log: dict) -> str | None:
     samples = log.get("samples") if isinstance(log.get("samples"), list) else []
     results = log.get("results") if isinstance(log.get("results"), dict) else {}
     done = len(samples) or results.get("completed_samples") or 0
-    planned = log.get("planned")
-    if planned is None:
-        spec = log.get("eval") if isinstance(log.get("eval"), dict) else {}
-        dataset = spec.get("dataset") if isinstance(spec.get("dataset"), dict) else {}
-        config = spec.get("config") if isinstance(spec.get("config"), dict) else {}
-        ids, size = dataset.get("sample_ids"), dataset.get("samples")
-        size = len(ids) if isinstance(ids, list) and ids else size
-        epochs = config.get("epochs") or 1
-        planned = size * epochs if isinstance(size, int) and isinstance(epochs, int) else None
-    of = f" of {planned:,} planned" if planned else ""
+    aimed = planned(log.get("eval"))
+    of = f" of {aimed:,} planned" if aimed else ""
     return f"{status}: {done:,} samples{of}"
