@@ -9,6 +9,7 @@ import polars as pl
 
 from helpers.cli.shared import (
     check_output,
+    check_seed_sd,
     command_parser,
     csv_text,
     engine_arg,
@@ -210,10 +211,7 @@ def _compared_at(c) -> str:
 def run(args) -> tuple[object, object]:
     from helpers.runs import compare
 
-    if args.seed_sd is not None and not 0 <= args.seed_sd < 1:
-        raise DataError(
-            "--seed-sd", "a standard deviation from 0 to 1 (a fraction)", got=args.seed_sd
-        )
+    check_seed_sd(args.seed_sd)
 
     c = compare.compare(
         args.runs,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import polars as pl
 
-from helpers.cli.shared import csv_text, fraction, points, run_arg
+from helpers.cli.shared import check_seed_sd, csv_text, fraction, points, run_arg
 from helpers.errors import DataError
 from helpers.io import write_text_atomic
 
@@ -95,10 +95,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     if args.seeds is not None and args.seeds < 1:
         raise DataError("--seeds", "a positive number of seeds per run", got=args.seeds)
-    if args.seed_sd is not None and not 0 <= args.seed_sd < 1:
-        raise DataError(
-            "--seed-sd", "a standard deviation from 0 to 1 (a fraction)", got=args.seed_sd
-        )
+    check_seed_sd(args.seed_sd)
     if args.budget is not None:
         if len(args.runs) < 2:
             raise DataError("--budget", "two runs NAME=PATH to split the noise of")

@@ -131,6 +131,12 @@ def fraction(text: str) -> float:
     return value
 
 
+def check_seed_sd(seed_sd: float | None) -> None:
+    """--seed-sd (compare and power): a run's accuracy's sd across seeds, from 0 to below 1."""
+    if seed_sd is not None and not 0 <= seed_sd < 1:
+        raise DataError("--seed-sd", "a standard deviation from 0 to 1 (a fraction)", got=seed_sd)
+
+
 def panels_per_row(text: str) -> int:
     """--columns: a whole number of panels per row, at least 1."""
     try:
