@@ -323,7 +323,7 @@ def _seed_numbers(row: dict, s: dict, layouts: list, means: list, seed_sd: float
         return
     if all(x is not None for x in means):  # the seeds' own interval, seed to seed only
         row.update(zip(("seed_lo", "seed_hi"), stats.welch_interval(*means), strict=True))
-    d, seed_variance, problem_variance = stats.seeded_difference(
+    d, seed_variance, _ = stats.seeded_difference(
         s["n"], s["mean"], s["sd"], *layouts, seed_sd=seed_sd,
         seeds_a=row["seeds_a"], seeds_b=row["seeds_b"],
     )  # fmt: skip
@@ -332,7 +332,7 @@ def _seed_numbers(row: dict, s: dict, layouts: list, means: list, seed_sd: float
     lo, hi = d.bounds()
     row.update(lo=lo, hi=hi, p_value=d.p_value(), interval=d.method, _at_level=d.bounds)
     row.update(paired_lo=lo, paired_hi=hi)
-    row.update(seed_variance=seed_variance, problem_variance=problem_variance)
+    row["seed_variance"] = seed_variance  # problem_variance is the paired row's already
     if seed_sd is not None:
         row["interval"] += f"; seed sd {seed_sd * 100:.3g} points assumed"
 
