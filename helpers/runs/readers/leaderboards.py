@@ -29,6 +29,7 @@ from helpers.runs.readers.long_tables import (
     BENCHMARK_NAMES,
     VALUE_NAMES,
     _named,
+    collapsed,
     mapped_column,
     percents,
 )
@@ -108,14 +109,7 @@ def _readings(frame: pl.DataFrame, model: str, labels: list[str]) -> tuple[pl.Da
     column (its source, its shot count) are each a reading, named by what differs ('Qwen2.5-7B
     (source=Qwen report, shots=4)'); rows that differ in scores alone are left for `_once`
     to refuse, naming both lines (a real contradiction)."""
-    notes = []
-    values = [c for c in frame.columns if c != "__line"]
-    again = ~pl.struct(values).is_first_distinct()
-    repeated = frame.filter(again)
-    if repeated.height:
-        lines = ", ".join(map(str, repeated["__line"].to_list()[:3]))
-        notes.append(f"{repeated.height} row(s) repeated exactly read once (line {lines})")
-        frame = frame.filter(~again)
+    frame, notes = collapsed(frame)
     several = frame.filter(pl.col(model).is_duplicated())
     if not several.height or not labels:
         return frame, notes
