@@ -8,10 +8,16 @@ STAMP := $(VENV)/.installed
 # trackio's own API from an environment of its own
 TRACKIO_VENV := .venv-trackio
 TRACKIO := trackio==0.43.*
-# Inspect AI writes the tests' .eval logs with its own eval() (a mock model); it pins its own
-# stack, so it gets an environment of its own too
-INSPECT_VENV := .venv-inspect
-INSPECT := inspect-ai==0.3.285
+# The real writers of three formats, each pinning its own stack, in an environment of their own:
+# Inspect AI writes the tests' .eval logs with its own eval() (a mock model); Every Eval Ever's
+# converter turns them into its schema (every-eval-ever declares Python >= 3.12, but its
+# converter and schema run on 3.11 with inspect-ai and jsonschema, so it is installed without
+# its declared plotting and hub dependencies); SwanLab 0.10 writes run-<id>.swanlab and
+# SwanLab 0.6 (its own folder, on PYTHONPATH) the older backup.swanlab
+WRITERS_VENV := .venv-writers
+WRITERS := inspect-ai==0.3.285 swanlab==0.10.3 jsonschema==4.26.*
+EEE := every-eval-ever==0.3.0
+SWANLAB_OLD := swanlab==0.6.12
 
 # Debian packages: Liberation fonts (charts name them, so PNGs are the same on every machine),
 # chromium (browser tests), iproute2 (the offline-execution test), Java 17 (local Spark for the
@@ -47,8 +53,10 @@ $(STAMP): pyproject.toml Makefile
 	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name 'Python 3 (reasoning-figures)' >/dev/null
 	test -x $(TRACKIO_VENV)/bin/python || $(PYTHON) -m venv $(TRACKIO_VENV)
 	$(TRACKIO_VENV)/bin/python -m pip install --quiet '$(TRACKIO)'
-	test -x $(INSPECT_VENV)/bin/python || $(PYTHON) -m venv $(INSPECT_VENV)
-	$(INSPECT_VENV)/bin/python -m pip install --quiet '$(INSPECT)'
+	test -x $(WRITERS_VENV)/bin/python || $(PYTHON) -m venv $(WRITERS_VENV)
+	$(WRITERS_VENV)/bin/python -m pip install --quiet $(WRITERS)
+	$(WRITERS_VENV)/bin/python -m pip install --quiet --no-deps --ignore-requires-python '$(EEE)'
+	$(WRITERS_VENV)/bin/python -m pip install --quiet --no-deps --upgrade --target $(WRITERS_VENV)/swanlab-0.6 '$(SWANLAB_OLD)'
 	touch $@
 
 # Execute every notebook top to bottom, in place, with no timestamps (re-execution is byte-identical).
@@ -76,7 +84,7 @@ format: $(STAMP)
 	$(VENV)/bin/ruff check --fix helpers tests benchmarks notebooks
 
 clean:
-	rm -rf $(VENV) $(TRACKIO_VENV) $(INSPECT_VENV) site .pytest_cache test-artifacts
+	rm -rf $(VENV) $(TRACKIO_VENV) $(WRITERS_VENV) site .pytest_cache test-artifacts
 
 # After editing a file in data/, record its new checksum in data/datapackage.json.
 rehash: $(STAMP)

@@ -40,6 +40,38 @@ GRPO_STATE = REALDATA / "illustrated_grpo_trl_stage4"
 EXAMPLE = DATA / "examples" / "simulated_run.parquet"
 
 
+# the real writers of Inspect, Every Eval Ever and SwanLab logs, each pinning its own stack
+# (`make` installs them; see the Makefile): the tests run them in subprocesses
+WRITERS = ROOT / ".venv-writers" / "bin" / "python"
+
+
+def writer_env(home: Path, **extra: str) -> dict[str, str]:
+    """An environment for a writer subprocess: no network settings, its own home."""
+    return {"PATH": "/usr/bin:/bin", "HOME": str(home), **extra}
+
+
+@pytest.fixture(scope="session")
+def inspect_logs(tmp_path_factory) -> dict[str, Path]:
+    """Each kind of Inspect log, written by inspect-ai's own eval() with a mock model (the
+    four runs in parallel processes): finished (.eval and JSON; two epochs), cancelled,
+    stopped by an error, killed."""
+    out = tmp_path_factory.mktemp("inspect")
+    writer = Path(__file__).with_name("inspect_writer.py")
+    kinds = ("finished", "cancelled", "error", "killed")
+    env = writer_env(out, INSPECT_LOG_DIR=str(out))
+    running = [
+        subprocess.Popen([WRITERS, writer, str(out), kind], env=env, cwd=out) for kind in kinds
+    ]
+    for process in running:
+        process.wait(timeout=300)
+    found = {}
+    for name in ("eval", "json", "epochs", "cancelled", "error", "killed"):
+        files = sorted((out / name).glob("*.eval")) + sorted((out / name).glob("*.json"))
+        assert len(files) == 1, (name, files)
+        found[name] = files[0]
+    return found
+
+
 @pytest.fixture
 def package(tmp_path: Path) -> Path:
     """A writable copy of data/; returns the path of its datapackage.json."""

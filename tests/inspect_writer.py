@@ -1,5 +1,5 @@
 """Writes Inspect AI logs with inspect-ai's own eval() and a mock model, for the reader tests:
-run by the environment `make` gives inspect-ai (.venv-inspect), never imported by the package.
+run by the environment `make` gives the real writers (.venv-writers), never imported by the package.
 
 `python inspect_writer.py DIR KIND`, KIND one of:
 - `finished`: one eval of six questions (the mock answers three right) as .eval and as JSON,

@@ -66,6 +66,35 @@ def _frame(name, frame, fmt="parquet"):
     return make
 
 
+def _eee(score: float, lower_is_better: bool = False) -> dict:
+    """An Every Eval Ever aggregate of one result, as the schema spells it."""
+    return {
+        "schema_version": "0.3.0",
+        "evaluation_id": "x/1",
+        "retrieved_timestamp": "1",
+        "source_metadata": {},
+        "eval_library": {"name": "x", "version": "1"},
+        "model_info": {"name": "m", "id": "m"},
+        "evaluation_results": [
+            {
+                "evaluation_name": "MATH500",
+                "source_data": {"dataset_name": "MATH500", "source_type": "other"},
+                "metric_config": {
+                    "lower_is_better": lower_is_better, "min_score": 0.0, "max_score": 1.0
+                },
+                "score_details": {"score": score},
+            }
+        ],
+    }  # fmt: skip
+
+
+def _eee_sample(evaluation: dict) -> dict:
+    return {
+        "schema_version": "0.3.0", "evaluation_id": "x/1", "evaluation_name": "MATH500",
+        "sample_id": "1", "evaluation": evaluation,
+    }  # fmt: skip
+
+
 def _with(make, *extra):
     def wrapped(d: Path) -> list[str]:
         return [*make(d), *extra]
@@ -551,6 +580,32 @@ CATALOGUE = {
         _frame("n.parquet", _samples(response_tokens=[10, -5, 20, 30])),
         [],
         "row 2, column 'response_tokens': expected a token count of 0 or more; got -5",
+    ),
+    # Every Eval Ever and SwanLab (issue 41)
+    "eee score over its range": (
+        _text("e.json", json.dumps(_eee(1.4))),
+        [],
+        "column 'evaluation_results[0].score_details.score': expected a score from 0 to 1",
+    ),
+    "eee only metrics that are no share": (
+        _text("el.json", json.dumps(_eee(3.5, lower_is_better=True))),
+        [],
+        "expected a result whose metric is a share of right answers",
+    ),
+    "eee sample without a verdict": (
+        _text("es.jsonl", json.dumps(_eee_sample({"num_turns": 1})) + "\n"),
+        [],
+        "line 1, column 'evaluation': expected evaluation.is_correct (true/false)",
+    ),
+    "empty swanlab log": (
+        _bytes("run-x.swanlab", b""),
+        [],
+        "run-x.swanlab, row 1: expected a SwanLab run log (starting ':SWL'); got '0 bytes'",
+    ),
+    "swanlab log of an unknown version": (
+        _bytes("run-y.swanlab", b":SWL\xd6\xe1\x07" + bytes(20)),
+        [],
+        "expected a SwanLab transaction log of version 1 or 2; got 'version 7'",
     ),
     "run column mapped but absent": (
         _text("lr.csv", "step,eval_x_accuracy\n1,0.5\n"),

@@ -1,11 +1,10 @@
 """Inspect AI's `.eval` logs, written by inspect-ai's own eval() with a mock model (from the
-environment `make` gives it, .venv-inspect): read as the JSON log of the same run is, and a
+environment `make` gives it, .venv-writers): read as the JSON log of the same run is, and a
 run that did not finish (cancelled, stopped by an error, killed mid-run) said to be partial in
 `inspect`, the chart's subtitle, the CSV and `compare` (issue 41)."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import polars as pl
@@ -14,28 +13,10 @@ import pytest
 from helpers.cli import main
 from helpers.runs.readers import detect
 
-ROOT = Path(__file__).resolve().parents[1]
-PYTHON = ROOT / ".venv-inspect" / "bin" / "python"
-WRITER = Path(__file__).with_name("inspect_writer.py")
 
-
-@pytest.fixture(scope="module")
-def logs(tmp_path_factory) -> dict[str, Path]:
-    """Each kind of log, written by inspect-ai (the four runs in parallel processes)."""
-    out = tmp_path_factory.mktemp("inspect")
-    kinds = ("finished", "cancelled", "error", "killed")
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(out), "INSPECT_LOG_DIR": str(out)}
-    running = [
-        subprocess.Popen([PYTHON, WRITER, str(out), kind], env=env, cwd=out) for kind in kinds
-    ]
-    for process in running:
-        process.wait(timeout=300)
-    found = {}
-    for name in ("eval", "json", "epochs", "cancelled", "error", "killed"):
-        files = sorted((out / name).glob("*.eval")) + sorted((out / name).glob("*.json"))
-        assert len(files) == 1, (name, files)
-        found[name] = files[0]
-    return found
+@pytest.fixture
+def logs(inspect_logs) -> dict[str, Path]:
+    return inspect_logs
 
 
 def _csv(tmp_path: Path, log: Path) -> pl.DataFrame:

@@ -146,10 +146,12 @@ def _run(args) -> int:
             print("\n".join(lines))
         return 0
     out: Path = args.output
-    if out.suffix not in (*FORMATS, ".csv"):
-        raise DataError(out, "an output ending in .html, .png, .svg or .csv", got=out.suffix)
+    if out.suffix not in (*FORMATS, ".csv", ".json"):
+        raise DataError(out, "an output ending in .html, .png, .svg, .csv or .json", got=out.suffix)
     check_output(out, _inputs(args))
     appendix = ""
+    if out.suffix == ".json":
+        return _results_json(args, out)
     if args.command == "compare":
         make, c = compare.run(args)
         table = c.differences
@@ -193,6 +195,34 @@ def _run(args) -> int:
         if drawing is not None:
             drawing.close()
     print(f"wrote {out}")
+    return 0
+
+
+def _results_json(args, out: Path) -> int:
+    """`-o results.json`: each run's results in the Every Eval Ever schema."""
+    from helpers.runs import readers, results_json
+
+    if args.command == "compare":
+        _, c = compare.run(args)
+        named = results_json.for_comparison(c)
+    else:
+        runs = []
+        for f in args.files:
+            held = readers.load_runs(
+                f,
+                step_pattern=args.step_from_path,
+                mapping=mapping(args),
+                problems=dict(args.problems or []),
+                benchmarks=args.benchmarks,
+            )
+            runs += [r for r in held if r.unread is None]
+        named = results_json.for_runs(runs)
+    try:
+        written = results_json.write(out, named)
+    except OSError as e:
+        raise DataError(out, "a place the output can be written", got=e.strerror) from None
+    for path in written:
+        print(f"wrote {path}")
     return 0
 
 

@@ -37,7 +37,8 @@ def output_args(parser: argparse.ArgumentParser) -> None:
         required=True,
         type=Path,
         metavar="OUT",
-        help="output file: .html (interactive, self-contained), .png, .svg or .csv",
+        help="output file: .html (interactive, self-contained), .png, .svg, .csv, or .json "
+        "(results in the Every Eval Ever schema, intervals included; one file per run)",
     )
     parser.add_argument(
         "--benchmarks",

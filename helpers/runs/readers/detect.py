@@ -11,6 +11,7 @@ import polars as pl
 from helpers.errors import DataError
 from helpers.runs.readers import (
     answer_dumps,
+    every_eval_ever,
     framework_logs,
     inspect_eval,
     leaderboards,
@@ -18,6 +19,7 @@ from helpers.runs.readers import (
     mlflow_store,
     prime_rl_traces,
     sqlite,
+    swanlab_store,
     tfevents,
     wandb_store,
     wandb_tables,
@@ -48,6 +50,8 @@ FORMATS = {
     "by name)",
     "wandb-run": "W&B run folder (wandb/run-*/, offline-run-*/: run-<id>.wandb history, "
     "CRC-checked; run name and config)",
+    "swanlab": "SwanLab run log (swanlog/run-*/: run-<id>.swanlab, or backup.swanlab before "
+    "SwanLab 0.10; CRC-checked; run name, how it ended)",
     "tensorboard": "TensorBoard event files (scalars; Trainer/TRL tags train/... and eval/...)",
     "qwen-math": "Qwen2.5-Math / SkyThought per-sample JSONL (idx, score, code)",
     "lm-eval": "lm-evaluation-harness samples_*.jsonl (doc_id, resps, metrics)",
@@ -69,6 +73,9 @@ FORMATS = {
     "inspect": "Inspect AI log (.eval, or JSON: eval, samples or results)",
     "wandb-generations": "verl's validation generations as W&B tables (files/media/table/val/"
     "generations_*.table.json: step, input_i, output_i, score_i)",
+    "eee-results": "Every Eval Ever aggregate (schema_version, model_info, evaluation_results; "
+    "its instance-level JSONL read where it lies beside it)",
+    "eee-samples": "Every Eval Ever instance-level JSONL (sample_id, evaluation, metadata.epoch)",
     "samples": "tidy per-sample table (" + ", ".join(SAMPLE_COLUMNS) + ")",
     "scores": "table of models (a row per model, or per model and benchmark; a model or a "
     "model-size column)",
@@ -90,6 +97,8 @@ def _json_kind(doc: object) -> str | None:
         return "lighteval-results"
     if isinstance(doc.get("eval"), dict) and ("samples" in doc or "results" in doc):
         return "inspect"
+    if every_eval_ever.is_aggregate(doc):
+        return "eee-results"
     if wandb_tables.is_generations(doc):
         return "wandb-generations"
     if {"num_samples", "acc"} <= set(doc):
@@ -98,6 +107,8 @@ def _json_kind(doc: object) -> str | None:
 
 
 def _line_kind(keys: set[str]) -> str | None:
+    if every_eval_ever.is_instances(keys):
+        return "eee-samples"
     if {"idx", "score", "code"} <= keys:
         return "qwen-math"
     if {"doc_id", "resps"} <= keys or {"doc_id", "filtered_resps"} <= keys:
@@ -139,6 +150,14 @@ def detect(path: str | Path, mapping: Mapping[str, str] | None = None) -> str:
             with logs[0].open("rb") as handle:
                 head = handle.read(7)
             raise DataError(logs[0], "a W&B transaction log (starting ':W&B')", row=1, got=head)
+        swanlab = [f for f in files if f.suffix == swanlab_store.SUFFIX]
+        if any(map(swanlab_store.is_swanlab_file, swanlab)):
+            return "swanlab"
+        if swanlab:  # SwanLab writes through a buffer: a run killed early leaves an empty file
+            size = swanlab[0].stat().st_size
+            raise DataError(
+                swanlab[0], "a SwanLab run log (starting ':SWL')", row=1, got=f"{size} bytes"
+            )
         if wandb_tables.tables_in(path):  # W&B's files/media/table/val/
             return "wandb-generations"
         if any(f.suffix.lower() in (".parquet", ".json", ".jsonl", ".csv") for f in files):
@@ -148,6 +167,11 @@ def detect(path: str | Path, mapping: Mapping[str, str] | None = None) -> str:
         return "tensorboard"
     if wandb_store.is_wandb_file(path):  # by content: the ':W&B' header
         return "wandb-run"
+    if swanlab_store.is_swanlab_file(path):  # by content: the ':SWL' header
+        return "swanlab"
+    if path.suffix == swanlab_store.SUFFIX:
+        size = path.stat().st_size
+        raise DataError(path, "a SwanLab run log (starting ':SWL')", row=1, got=f"{size} bytes")
     if inspect_eval.is_eval_log(path):  # a zip holding Inspect's start record or header
         return "inspect"
     if sqlite.is_sqlite(path):  # by content: the SQLite header, then the tracker's tables

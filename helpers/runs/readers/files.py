@@ -14,6 +14,7 @@ from helpers.errors import DataError
 from helpers.runs.readers import (
     answer_dumps,
     evals,
+    every_eval_ever,
     framework_logs,
     inspect_eval,
     prime_rl_traces,
@@ -135,6 +136,24 @@ def read_file(path: Path, kind: str, parts: list[str], options: dict) -> Loaded:
         return Loaded(
             path, kind, scores=_scores_frame(rows, step), notes=said + notes, status=status
         )
+    if kind == "eee-samples":
+        frame, said = every_eval_ever.read_instances(path, metric)
+        columns = ["benchmark", "problem_id", "sample_id", "correct", "response_tokens"]
+        samples = frame.select(pl.lit(step, pl.Int64).alias("step"), *columns, pl.exclude(columns))
+        return Loaded(path, kind, samples=samples.lazy(), notes=said)
+    if kind == "eee-results":
+        rows, said = every_eval_ever.read_aggregate(path, metric)
+        rows = _scores_frame(rows, step).with_columns(pl.coalesce(rows["step"], "step"))
+        scores = Loaded(path, kind, scores=rows, notes=said)
+        beside, why = every_eval_ever.samples_beside(path)
+        if beside is None or options.get("summary"):  # in a folder its samples are read anyway
+            scores.notes += [why] if why else []
+            return scores
+        loaded = read_file(beside, "eee-samples", [beside.name, *parts[1:]], options)
+        loaded.format = kind
+        loaded.notes = [f"answers from {beside.name}", *said, *loaded.notes]
+        loaded.notes += checked(loaded.samples, [scores])
+        return loaded
     if kind == "qwen-math-metrics":
         rows = results.read_qwen_math_metrics(path, name or path.stem)
         return Loaded(path, kind, scores=_scores_frame(rows, step), notes=["acc (percent)"])
@@ -235,6 +254,7 @@ def read_folder(path: Path, options: dict) -> Loaded:
     run = combine(path, loaded)
     run.notes += links
     if summaries:
+        options = {**options, "summary": True}
         run.notes += checked(run.samples, [read(f, k) for f, k in summaries.items()])
     return run
 

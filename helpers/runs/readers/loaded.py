@@ -27,6 +27,7 @@ SCORE_COLUMNS = {
 
 PER_SAMPLE = (
     "samples", "qwen-math", "lm-eval", "lighteval-details", "inspect", "wandb-generations",
+    "eee-samples",
 )  # fmt: skip
 
 

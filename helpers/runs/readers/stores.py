@@ -1,5 +1,6 @@
 """The runs in a tracker's store (a W&B folder, a TensorBoard log dir, an MLflow store, a trackio
-project): listed once, named (`PATH#RUN` picks one), each read into a `Loaded` when asked."""
+project, a SwanLab folder): listed once, named (`PATH#RUN` picks one), each read into a `Loaded`
+when asked."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from helpers.runs.readers import (
     long_tables,
     mlflow_sqlite,
     mlflow_store,
+    swanlab_store,
     tfevents,
     trackio_store,
     wandb_store,
@@ -26,7 +28,7 @@ from helpers.runs.readers.loaded import Loaded
 from helpers.runs.readers.metrics import read_rows
 
 # and a folder of event files
-STORES = ("mlflow", "mlflow-sqlite", "trackio", "wandb-run", "runs-table")
+STORES = ("mlflow", "mlflow-sqlite", "trackio", "wandb-run", "swanlab", "runs-table")
 
 
 def is_store(path: Path, kind: str) -> bool:
@@ -96,6 +98,9 @@ def _stored(path: Path, kind: str, mapping: dict | None = None) -> list[_Stored]
             folders = tuple(dict.fromkeys(f.parent.name for f in files))
             read = lambda f=files: wandb_store.wide(path, f)  # noqa: E731
             found.append((name or folders[-1], (run_id, *folders), read))
+    elif kind == "swanlab":
+        for name, aliases, log in swanlab_store.runs(path):
+            found.append((name, aliases, lambda f=log: swanlab_store.wide(f)))
     else:  # a folder of TensorBoard event files: a run per folder that holds scalars
         for folder, files in tfevents.runs(path):
             table = tfevents.wide(folder, files)

@@ -11,6 +11,10 @@ of the file, each checked against its CRC. As wandb 0.31's `core/pkg/leveldb/rec
             4 last chunk of one), data
     record  the data of its chunks: one `Record` protocol buffer (wandb/proto/wandb_internal.proto),
             decoded by `wandb_store`
+
+SwanLab's run logs (`run-<id>.swanlab`, `backup.swanlab`) are framed the same way (its
+writer says it follows W&B's) behind their own header, ':SWL' and 0xE1D6: `swanlab_store`
+reads them with `Records` too.
 """
 
 from __future__ import annotations
@@ -37,13 +41,22 @@ def is_wandb_file(path: Path) -> bool:
 
 
 class Records:
-    """The CRC-checked records of one .wandb file, as (record number from 1, byte offset,
+    """The CRC-checked records of one .wandb file (or another tracker's log framed so:
+    `header`, then a version byte among `versions`), as (record number from 1, byte offset,
     data). A record cut short at the end (a run killed, or still writing) ends the reading
     and is counted in `unread` (bytes); a checksum that does not match, or chunks out of
     order, is a DataError naming the record and its offset."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(
+        self,
+        path: Path,
+        header: bytes = HEADER,
+        versions: tuple[int, ...] = (VERSION,),
+        tracker: str = "W&B",
+    ) -> None:
         self.path = path
+        self.header, self.versions, self.tracker = header, versions, tracker
+        self.version = versions[0]
         self.unread = 0  # bytes at the end that hold no complete record
         self.count = 0
 
@@ -58,16 +71,18 @@ class Records:
         regular_file(self.path)
         size = self.path.stat().st_size
         with self.path.open("rb") as handle:
-            block = handle.read(BLOCK)
-            if block[: len(HEADER)] != HEADER or len(block) < len(HEADER) + 1:
-                raise DataError(self.path, "a W&B transaction log (starting ':W&B')", row=1)
-            if block[len(HEADER)] != VERSION:
+            block, header, name = handle.read(BLOCK), self.header, self.tracker
+            if block[: len(header)] != header or len(block) < len(header) + 1:
+                start = header[:4].decode()
+                raise DataError(self.path, f"a {name} transaction log (starting {start!r})", row=1)
+            self.version = block[len(header)]
+            if self.version not in self.versions:
                 raise DataError(
                     self.path,
-                    f"a W&B transaction log of version {VERSION}",
-                    got=f"version {block[len(HEADER)]}",
+                    f"a {name} transaction log of version {' or '.join(map(str, self.versions))}",
+                    got=f"version {self.version}",
                 )
-            start, at = 0, len(HEADER) + 1  # the block's offset in the file; where in it
+            start, at = 0, len(header) + 1  # the block's offset in the file; where in it
             parts: list[bytes] = []
             first = 0  # offset of the record being gathered
             while True:
@@ -95,12 +110,12 @@ class Records:
                         return
                 end = at + CHUNK + length
                 if end > BLOCK:
-                    raise self.error("a W&B chunk that ends within its 32 KiB block", offset)
+                    raise self.error(f"a {name} chunk that ends within its 32 KiB block", offset)
                 if end > len(block):  # the file ends inside this chunk
                     self.unread = size - (first if parts else offset)
                     return
                 if zlib.crc32(block[at + CHUNK - 1 : end]) != crc:
-                    raise self.error("a W&B record matching its checksum", offset)
+                    raise self.error(f"a {name} record matching its checksum", offset)
                 data = block[at + CHUNK : end]
                 at = end
                 if kind == FULL and not parts:
@@ -115,4 +130,6 @@ class Records:
                         yield self.count, first, b"".join(parts)
                         parts = []
                 else:
-                    raise self.error(f"W&B chunks in order (a chunk of type {kind} here)", offset)
+                    raise self.error(
+                        f"{name} chunks in order (a chunk of type {kind} here)", offset
+                    )
