@@ -574,3 +574,62 @@ def test_a_folder_with_no_run(tmp_path, capsys):
         assert main(["plot", str(folder), "-o", str(tmp_path / "x.csv")]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith(f"error: {folder}") and said in err
+
+
+# verl's MLflow logger (`log_generations_to_mlflow`): at each validation a file
+# val_step<step>.json of {"input", "output", "score"} rows (newer verl: {"table_name", "rows"}),
+# handed to mlflow.log_artifact; MLflow copies it into the run's artifacts/
+MLFLOW_GENERATIONS = """
+import json, os, sys, mlflow
+mlflow.set_tracking_uri(sys.argv[1])
+mlflow.set_experiment("rl-math")
+for name, right, wrapped in (("base", {0}, False), ("new", {0, 1, 2}, True)):
+    with mlflow.start_run(run_name=name):
+        for step in (10, 20):
+            mlflow.log_metric("val-core/math/acc/mean_at_1", len(right) / 3, step=step)
+            rows = [
+                {"input": f"  Question {i}:\\n what is {i} + {i}?", "output": f"{name} says",
+                 "score": float(i in right)}
+                for i in range(3)
+            ]
+            path = os.path.join(sys.argv[2], f"val_step{step}.json")
+            with open(path, "w") as f:
+                json.dump({"table_name": "val/generations", "rows": rows} if wrapped else rows, f)
+            mlflow.log_artifact(path)
+"""
+
+
+def test_verls_generations_as_mlflow_artifacts_pair_two_runs(tmp_path, capsys):
+    """verl's validation generations as MLflow artifacts, put in place by MLflow itself
+    (issue 41): each run's artifacts/ read as per-sample logs keyed by the prompt (both of
+    verl's layouts), compared prompt by prompt; the store's `inspect` points to them."""
+    store, scratch = tmp_path / "mlruns", tmp_path / "scratch"
+    scratch.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-c", MLFLOW_GENERATIONS, store.as_uri(), str(scratch)], cwd=tmp_path,
+        capture_output=True, text=True, timeout=300,
+        env={**os.environ, **OFFLINE, "MLFLOW_ALLOW_FILE_STORE": "true"},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    artifacts = {
+        (run / "meta.yaml").read_text().split("run_name: ")[1].split()[0]: run / "artifacts"
+        for run in store.glob("*/*")
+        if (run / "artifacts").is_dir()
+    }
+    assert sorted(artifacts) == ["base", "new"]
+    assert all(detect(a) == "mlflow-generations" for a in artifacts.values())
+    out = tmp_path / "d.csv"
+    args = [f"base={artifacts['base']}", f"new={artifacts['new']}", "-o", str(out)]
+    assert main(["compare", *args]) == 0
+    assert "validation generations, step 20: new vs base: +66.7 points" in capsys.readouterr().out
+    d = pl.read_csv(out).sort("step")
+    assert d.select("step", "problems", "won", "lost", "tied").rows() == [
+        (10, 3, 2, 0, 1),
+        (20, 3, 2, 0, 1),
+    ]
+    assert main(["inspect", str(store)]) == 0
+    said = capsys.readouterr().out
+    assert "verl's validation generations are logged as MLflow artifacts" in said
+    assert "2 MLflow artifact(s): 3 prompts a step at 2 steps" not in said  # not read there
+    assert main(["inspect", str(artifacts["new"])]) == 0
+    assert "(2 MLflow artifact(s)): 3 prompts a step at 2 steps" in capsys.readouterr().out

@@ -35,8 +35,9 @@ from helpers.runs.spark import location
 
 DESCRIPTION = """\
 Recognise the format of FILE(s) from their content and write the chart that fits to OUT (.html,
-.png or .svg; .csv writes the numbers behind the chart instead). `inspect` says what a file was
-read as, without drawing.
+.png or .svg; .csv writes the numbers behind the chart instead; .json each run's results in the
+Every Eval Ever schema, intervals included). `inspect` says what a file was read as, without
+drawing.
 
 Formats recognised:
   per-step metric logs: W&B history export or other CSV, JSON lines, TRL trainer_state.json
@@ -46,9 +47,11 @@ Formats recognised:
          above mean response length, over steps. A second log (a training export) supplies
          response length, matched to the nearest earlier step.
   per-sample evaluation output: Qwen2.5-Math / SkyThought JSONL, lm-eval samples_*.jsonl,
-  lighteval details (.parquet), Inspect logs (.json)
+  lighteval details (.parquet), Inspect logs (.eval, .json), Every Eval Ever instance-level
+  JSONL; verl's validation generations (W&B tables, MLflow artifacts val_step<N>.json)
       -> accuracy with 95% intervals by difficulty level, benchmark or file.
-  aggregated results: lm-eval and lighteval results_*.json, Qwen2.5-Math *_metrics.json
+  aggregated results: lm-eval and lighteval results_*.json, Qwen2.5-Math *_metrics.json,
+  Every Eval Ever aggregates (with their instance-level JSONL where it lies beside them)
   a folder of per-checkpoint files (checkpoint-N/..., Exp2_N/...)
       -> the curve over N (the step read from the folder names; --step-from-path).
   tidy per-sample table (.csv/.parquet, or a folder of Parquet files; columns step, benchmark,
@@ -59,7 +62,7 @@ Formats recognised:
       -> accuracy against model size, one panel per benchmark; where a size is unknown, a
          leaderboard: models ranked per benchmark, tiers where a gap is separable.
   trackers' stores: W&B run folders, TensorBoard event files, MLflow (mlruns/ or mlflow.db),
-  trackio databases; a table of several runs (a condition, run, model or seed column);
+  trackio databases, SwanLab folders (swanlog/: run-<id>.swanlab or backup.swanlab); a table of several runs (a condition, run, model or seed column);
   a store of several runs -> each run's accuracy, a colour per run (PATH#RUN: one run alone).
 """
 

@@ -21,8 +21,8 @@ from helpers.runs.readers import (
     sqlite,
     swanlab_store,
     tfevents,
+    verl_generations,
     wandb_store,
-    wandb_tables,
 )
 from helpers.runs.readers._common import (
     csv_header,
@@ -76,6 +76,8 @@ FORMATS = {
     "eee-results": "Every Eval Ever aggregate (schema_version, model_info, evaluation_results; "
     "its instance-level JSONL read where it lies beside it)",
     "eee-samples": "Every Eval Ever instance-level JSONL (sample_id, evaluation, metadata.epoch)",
+    "mlflow-generations": "verl's validation generations as MLflow artifacts (artifacts/"
+    "val_step<N>.json: input, output, score)",
     "samples": "tidy per-sample table (" + ", ".join(SAMPLE_COLUMNS) + ")",
     "scores": "table of models (a row per model, or per model and benchmark; a model or a "
     "model-size column)",
@@ -99,8 +101,10 @@ def _json_kind(doc: object) -> str | None:
         return "inspect"
     if every_eval_ever.is_aggregate(doc):
         return "eee-results"
-    if wandb_tables.is_generations(doc):
+    if verl_generations.is_generations(doc):
         return "wandb-generations"
+    if verl_generations.is_artifact(doc):
+        return "mlflow-generations"
     if {"num_samples", "acc"} <= set(doc):
         return "qwen-math-metrics"
     return None
@@ -158,8 +162,10 @@ def detect(path: str | Path, mapping: Mapping[str, str] | None = None) -> str:
             raise DataError(
                 swanlab[0], "a SwanLab run log (starting ':SWL')", row=1, got=f"{size} bytes"
             )
-        if wandb_tables.tables_in(path):  # W&B's files/media/table/val/
+        if verl_generations.tables_in(path):  # W&B's files/media/table/val/
             return "wandb-generations"
+        if verl_generations.artifacts_in(path):  # an MLflow run's artifacts/
+            return "mlflow-generations"
         if any(f.suffix.lower() in (".parquet", ".json", ".jsonl", ".csv") for f in files):
             return "folder"
         raise DataError(path, "a folder holding .parquet, .jsonl, .json or .csv logs; found none")

@@ -19,7 +19,7 @@ from helpers.runs.readers import (
     inspect_eval,
     prime_rl_traces,
     results,
-    wandb_tables,
+    verl_generations,
 )
 from helpers.runs.readers._common import files_in
 from helpers.runs.readers.detect import detect
@@ -116,8 +116,8 @@ def read_file(path: Path, kind: str, parts: list[str], options: dict) -> Loaded:
         task = re.sub(r"^details_", "", path.stem).split("|")
         benchmark = benchmark_sizes.canonical(task[1] if len(task) > 2 else name or path.stem)
         return Loaded(path, kind, samples=_samples_frame(frame, step, benchmark).lazy())
-    if kind == "wandb-generations":
-        frame, said = wandb_tables.read_generations(path)
+    if kind in ("wandb-generations", "mlflow-generations"):
+        frame, said = verl_generations.read_generations(path)
         return Loaded(path, kind, samples=frame.lazy(), notes=said)
     if kind == "inspect":
         log = evals.load_inspect(path)

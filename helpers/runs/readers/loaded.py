@@ -27,7 +27,7 @@ SCORE_COLUMNS = {
 
 PER_SAMPLE = (
     "samples", "qwen-math", "lm-eval", "lighteval-details", "inspect", "wandb-generations",
-    "eee-samples",
+    "eee-samples", "mlflow-generations",
 )  # fmt: skip
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import polars as pl
 
 from helpers.errors import DataError
+from helpers.runs.readers import verl_generations
 from helpers.runs.readers._common import files_in
 
 _RUN_ID = re.compile(r"^run_id:\s*'?([0-9a-f]+)'?\s*$", re.MULTILINE)
@@ -129,7 +130,14 @@ def stitch(
             said.append(f"{len(children)} nested runs stitched by step")
         if verl:
             said.append(f"'_at_' read as '@' in {verl} keys (verl writes '@' so)")
-        found.append((root, table, ["; ".join(said)]))
+        notes = ["; ".join(said)]
+        artifacts = root.path / "artifacts"
+        if artifacts.is_dir() and verl_generations.artifacts_in(artifacts):
+            notes.append(
+                "verl's validation generations are logged as MLflow artifacts: compare two runs "
+                f"prompt by prompt as NAME={artifacts}"
+            )
+        found.append((root, table, notes))
     return found
 
 

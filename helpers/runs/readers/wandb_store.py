@@ -33,7 +33,7 @@ from pathlib import Path
 import polars as pl
 
 from helpers.errors import DataError
-from helpers.runs.readers import framework_logs, wandb_tables
+from helpers.runs.readers import framework_logs, verl_generations
 from helpers.runs.readers._common import files_in
 from helpers.runs.readers.protobuf import fields, varint
 from helpers.runs.readers.wandb_log import BLOCK as BLOCK  # re-exported: the tests' block size
@@ -331,7 +331,7 @@ def wide(path: Path, files: list[Path] | None = None) -> tuple[pl.DataFrame, lis
             )
     folder = files[-1].parent
     generations = folder / "files" / "media" / "table" / "val"
-    if generations.is_dir() and wandb_tables.tables_in(generations):
+    if generations.is_dir() and verl_generations.tables_in(generations):
         notes.append(
             "verl's validation generations are logged as W&B tables: compare two runs prompt by "
             f"prompt as NAME={generations}"
