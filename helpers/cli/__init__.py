@@ -62,7 +62,8 @@ Formats recognised:
       -> accuracy against model size, one panel per benchmark; where a size is unknown, a
          leaderboard: models ranked per benchmark, tiers where a gap is separable.
   trackers' stores: W&B run folders, TensorBoard event files, MLflow (mlruns/ or mlflow.db),
-  trackio databases, SwanLab folders (swanlog/: run-<id>.swanlab or backup.swanlab); a table of several runs (a condition, run, model or seed column);
+  trackio databases, SwanLab folders (swanlog/: run-<id>.swanlab or backup.swanlab); a table
+  of several runs (a condition, run, model or seed column);
   a store of several runs -> each run's accuracy, a colour per run (PATH#RUN: one run alone).
 """
 
