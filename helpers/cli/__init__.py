@@ -83,8 +83,9 @@ class _OneLineParser(argparse.ArgumentParser):
 
 
 def main(argv: list[str] | None = None) -> int:
+    command = Path(sys.argv[0]).name
     parser = _OneLineParser(
-        prog="python -m helpers",
+        prog=command if command == "reasoning-figures" else "python -m helpers",
         description="Charts of LLM reasoning runs, from your own logs.",
     )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_OneLineParser)
