@@ -14,7 +14,8 @@ from helpers import stats
 from helpers.errors import DataError
 from helpers.runs import drawable, readers, rewards, score_logs, spark, summarise
 from helpers.runs.readers._common import reading
-from helpers.runs.readers.stated import RESULTS, checked
+from helpers.runs.readers.registry import RESULTS
+from helpers.runs.readers.stated import checked
 
 
 def _samples(runs: list, benchmarks) -> pl.LazyFrame:

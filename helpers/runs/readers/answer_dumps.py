@@ -14,6 +14,8 @@ import polars as pl
 from helpers.errors import DataError
 from helpers.runs.readers._common import scan_jsonl_lines
 from helpers.runs.readers.evals import SAMPLE_SCHEMA, _frame, _text_key
+from helpers.runs.readers.format import Format, Where
+from helpers.runs.readers.loaded import Loaded, samples_frame
 from helpers.runs.readers.tables import SAMPLE_COLUMNS
 
 # ---- verifiers (vf-eval) results.jsonl ----------------------------------------------------------
@@ -389,3 +391,96 @@ def read_step_dump(
         )
         return _frame(path, rows, {**SAMPLE_COLUMNS, "reward": pl.Float64}), said
     return _frame(path, rows, SAMPLE_COLUMNS), f"correctness from {column!r}"
+
+
+# ---- the formats ------------------------------------------------------------------------------
+
+
+def _verifiers_env(path: Path) -> str:
+    """The environment a vf-eval run evaluated: `env` or `env_id` in metadata.json beside it,
+    else its folder's name (`outputs/evals/<env>--<model>/<run id>/`)."""
+    meta = path.parent / "metadata.json"
+    try:
+        doc = json.loads(meta.read_text(encoding="utf-8")) if meta.is_file() else {}
+    except (OSError, ValueError):
+        doc = {}
+    env = doc.get("env") or doc.get("env_id") if isinstance(doc, dict) else None
+    return str(env) if env else path.parent.parent.name.split("--")[0]
+
+
+def _read_completions(path: Path, where: Where) -> Loaded:
+    frame = read_trl_completions(path, where.metric)  # the step is in the data
+    samples = frame.select(
+        "step", "benchmark", "problem_id", "sample_id", "correct",
+        pl.lit(None, pl.Int64).alias("response_tokens"),
+    )  # fmt: skip
+    return Loaded(path, where.kind, samples=samples.lazy())
+
+
+def _read_dump(path: Path, where: Where) -> Loaded:
+    """verl, SkyRL, NeMo-RL, AReaL: a file per validation step."""
+    frame, said = read_step_dump(
+        path, where.kind, where.parts, where.step, where.metric, where.reward
+    )
+    pairs = frame.select("step", "benchmark").unique(maintain_order=True).rows()
+    texts = [(path, where.kind, s, b) for s, b in pairs]
+    return Loaded(path, where.kind, samples=frame.lazy(), notes=[said], texts=texts)
+
+
+def _read_verifiers(path: Path, where: Where) -> Loaded:
+    frame = read_verifiers(path, where.metric)
+    benchmark = where.benchmark or _verifiers_env(path)
+    samples = samples_frame(frame, where.step, benchmark).lazy()
+    return Loaded(
+        path, where.kind, samples=samples, texts=[(path, where.kind, where.step, benchmark)]
+    )
+
+
+def _refuse(path: Path, where: Where) -> Loaded:
+    raise DataError(path, BESIDE_DUMPS[where.kind], got=where.kind)
+
+
+DESCRIPTIONS = {
+    "verl-generations": "verl validation dumps (<step>.jsonl: input, output, gts, score, step)",
+    "skyrl-evals": "SkyRL eval dumps (global_step_<N>_evals/<data_source>.jsonl)",
+    "nemo-rl-validation": "NeMo-RL validation dumps (val_data_step<N>.jsonl: content, rewards)",
+    "areal-rollouts": "AReaL rollout dumps (eval-rollout/<version>/<task_id>.jsonl: prompt, "
+    "completion, reward, the version as the step)",
+    "skyrl-eval-summary": "SkyRL aggregated_results.jsonl (averages beside the eval dumps)",
+    "nemo-rl-training": "NeMo-RL training rollouts (train_data_step<N>.jsonl)",
+}
+
+
+def _dump(name: str, rank: int) -> Format:
+    return Format(
+        name,
+        DESCRIPTIONS[name],
+        rank=rank,
+        read=_refuse if name in BESIDE_DUMPS else _read_dump,
+        # before the metric logs: verl's dumps have a `step` key; before verifiers: AReaL's
+        # dumps have a prompt, completion and reward too
+        line=lambda ev: dump_kind(ev.keys) == name,
+        per_sample=name not in BESIDE_DUMPS,
+        beside=BESIDE_DUMPS.get(name),
+    )
+
+
+FORMATS = [
+    Format(
+        "trl-completions",
+        "TRL completions Parquet (step, prompt, completion, rewards per generation)",
+        rank=122,
+        read=_read_completions,
+        parquet=lambda ev: {"step", "prompt", "completion"} <= ev.names,
+        per_sample=True,
+    ),
+    *(_dump(name, 180 + i) for i, name in enumerate(DESCRIPTIONS)),
+    Format(
+        "verifiers",
+        "verifiers vf-eval results.jsonl (prompt, completion, reward per rollout)",
+        rank=200,
+        read=_read_verifiers,
+        line=lambda ev: {"prompt", "completion", "reward"} <= ev.keys,
+        per_sample=True,
+    ),
+]

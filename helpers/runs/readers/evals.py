@@ -9,6 +9,8 @@ import polars as pl
 
 from helpers.errors import DataError
 from helpers.runs.readers._common import scan_jsonl_lines
+from helpers.runs.readers.format import Format, Where
+from helpers.runs.readers.loaded import Loaded, samples_frame
 
 
 def _text_key(text: str) -> str:
@@ -280,3 +282,54 @@ def read_inspect_results(path: Path, log: dict) -> tuple[float, int | None, str]
                 str(score.get("name")),
             )
     raise DataError(path, "samples, or an accuracy metric in results.scores", column="results")
+
+
+# ---- the formats ------------------------------------------------------------------------------
+
+
+def _read_lines(path: Path, where: Where) -> Loaded:
+    """Qwen2.5-Math or lm-eval samples: the benchmark from the path, else the file's name."""
+    kind = where.kind
+    frame = read_qwen_math(path) if kind == "qwen-math" else read_lm_eval(path)
+    benchmark = where.benchmark or path.stem
+    notes = []
+    if kind == "lm-eval" and not frame["score"].is_in([0.0, 1.0]).all():
+        # a metric with partial credit (f1, a BLEU): its value is the sample's reward, so
+        # charts and comparisons take its mean, never a right/wrong cut at 0.5
+        frame = frame.with_columns(reward=pl.col("score"))
+        notes.append("metric values between 0 and 1: compared as a mean reward")
+    samples = samples_frame(frame, where.step, benchmark).lazy()
+    texts = [(path, kind, where.step, benchmark)]
+    return Loaded(path, kind, samples=samples, notes=notes, texts=texts)
+
+
+def _read_details(path: Path, where: Where) -> Loaded:
+    import re
+
+    from helpers import benchmark_sizes
+
+    frame = read_lighteval_details(path, where.metric)
+    task = re.sub(r"^details_", "", path.stem).split("|")
+    name = task[1] if len(task) > 2 else where.benchmark or path.stem
+    benchmark = benchmark_sizes.canonical(name)
+    samples = samples_frame(frame, where.step, benchmark).lazy()
+    return Loaded(path, where.kind, samples=samples)
+
+
+FORMATS = [
+    Format(
+        "qwen-math", "Qwen2.5-Math / SkyThought per-sample JSONL (idx, score, code)",
+        rank=160, read=_read_lines, line=lambda ev: {"idx", "score", "code"} <= ev.keys,
+        per_sample=True,
+    ),
+    Format(
+        "lm-eval", "lm-evaluation-harness samples_*.jsonl (doc_id, resps, metrics)",
+        rank=161, read=_read_lines, per_sample=True,
+        line=lambda ev: {"doc_id", "resps"} <= ev.keys or {"doc_id", "filtered_resps"} <= ev.keys,
+    ),
+    Format(
+        "lighteval-details", "lighteval details Parquet (example, metrics)",
+        rank=121, read=_read_details, parquet=lambda ev: {"example", "metrics"} <= ev.names,
+        per_sample=True,
+    ),
+]  # fmt: skip

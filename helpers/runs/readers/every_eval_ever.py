@@ -18,6 +18,8 @@ import polars as pl
 from helpers import benchmark_sizes
 from helpers.errors import DataError
 from helpers.runs.readers._common import scan_jsonl_lines
+from helpers.runs.readers.format import Format, Where
+from helpers.runs.readers.loaded import Loaded, scores_frame
 from helpers.runs.readers.results import PREFERRED, RESULT_COLUMNS, load_json
 
 INSTANCE_KEYS = {"schema_version", "evaluation_id", "sample_id", "evaluation"}
@@ -254,3 +256,56 @@ def read_instances(path: Path, metric: str | None = None) -> tuple[pl.DataFrame,
         notes.append("partial-credit scores: compared as a mean reward")
     names = {b: benchmark_sizes.canonical(b) for b in keep}
     return frame.drop("result").with_columns(pl.col("benchmark").replace_strict(names)), notes
+
+
+# ---- the formats ------------------------------------------------------------------------------
+
+
+def _read_instances(path: Path, where: Where) -> Loaded:
+    frame, said = read_instances(path, where.metric)
+    columns = ["benchmark", "problem_id", "sample_id", "correct", "response_tokens"]
+    samples = frame.select(
+        pl.lit(where.step, pl.Int64).alias("step"), *columns, pl.exclude(columns)
+    )
+    return Loaded(path, where.kind, samples=samples.lazy(), notes=said)
+
+
+def _read_aggregate(path: Path, where: Where) -> Loaded:
+    """The aggregate's scores, or, where its instance-level file lies beside it (and the
+    input is not a folder that reads that file anyway), the answers there, checked against
+    the scores."""
+    from helpers.runs.readers.stated import checked
+
+    rows, said = read_aggregate(path, where.metric)
+    scores = Loaded(path, where.kind, scores=scores_frame(rows, where.step), notes=said)
+    beside, why = samples_beside(path)
+    if beside is None or where.options.get("summary"):
+        scores.notes += [why] if why else []
+        return scores
+    parts = [beside.name, *where.parts[1:]]
+    loaded = _read_instances(beside, Where(beside, "eee-samples", parts, where.options))
+    loaded.format = where.kind
+    loaded.notes = [f"answers from {beside.name}", *said, *loaded.notes]
+    loaded.notes += checked(loaded.samples, [scores])
+    return loaded
+
+
+FORMATS = [
+    Format(
+        "eee-results",
+        "Every Eval Ever aggregate (schema_version, model_info, evaluation_results; its "
+        "instance-level JSONL read where it lies beside it)",
+        rank=90,
+        read=_read_aggregate,
+        document=lambda ev: is_aggregate(ev.document),
+        summary=True,
+    ),
+    Format(
+        "eee-samples",
+        "Every Eval Ever instance-level JSONL (sample_id, evaluation, metadata.epoch)",
+        rank=150,
+        read=_read_instances,
+        line=lambda ev: is_instances(ev.keys),
+        per_sample=True,
+    ),
+]

@@ -31,6 +31,7 @@ import polars as pl
 
 from helpers.errors import DataError
 from helpers.runs.readers._common import LINE_LIMIT, json_line, regular_file
+from helpers.runs.readers.format import Format
 
 KINDS = ("verl-file", "verl-console", "prime-rl")
 
@@ -241,3 +242,44 @@ def read(path: str | Path, kind: str) -> tuple[pl.DataFrame, list[str]]:
     else:
         raise DataError(path, f"one of {', '.join(KINDS)}", got=kind)
     return _frame(path, rows), notes
+
+
+# ---- the formats ------------------------------------------------------------------------------
+
+
+def _read(path: Path, where) -> object:
+    """The framework's own log, read as rows by the metric-log reader."""
+    from helpers.runs.readers.metrics import metric_log
+
+    rows, said = read(path, where.kind)
+    loaded = metric_log(path, where.kind, where.options, rows)
+    loaded.notes += said
+    return loaded
+
+
+def _format(name: str, description: str, rank: int) -> Format:
+    return Format(
+        name,
+        description,
+        rank=rank,
+        read=_read,
+        line=None if name == "verl-console" else lambda ev: json_kind(ev.first) == name,
+        text=lambda ev: ev.framework == name,  # a log under any other name: by its lines
+    )
+
+
+FORMATS = [
+    _format(
+        "verl-file", 'verl file logger (JSON lines: {"step": N, "data": {metric: value}})', 140
+    ),
+    _format(
+        "prime-rl",
+        "prime-rl metrics.jsonl (its file monitor: step, time and metrics per line)",
+        141,
+    ),
+    _format(
+        "verl-console",
+        "verl console log (lines 'step:N - key:value - ...'; other lines skipped)",
+        142,
+    ),
+]

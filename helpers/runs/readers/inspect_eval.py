@@ -19,6 +19,8 @@ import zipfile
 from pathlib import Path
 
 from helpers.errors import DataError
+from helpers.runs.readers.format import Format, Where
+from helpers.runs.readers.loaded import Loaded, samples_frame, scores_frame
 
 SUFFIX = ".eval"
 ZSTD = 93  # the zip compression method Inspect writes
@@ -120,3 +122,46 @@ def unfinished(log: dict) -> str | None:
     aimed = planned(log.get("eval"))
     of = f" of {aimed:,} planned" if aimed else ""
     return f"{status}: {done:,} samples{of}"
+
+
+# ---- the format -------------------------------------------------------------------------------
+
+
+def _read(path: Path, where: Where) -> Loaded:
+    """An Inspect log's samples (or, where it logged none, its results' accuracy), a run
+    that did not finish said to be partial."""
+    import polars as pl
+
+    from helpers import benchmark_sizes
+    from helpers.runs.readers import evals
+
+    log = evals.load_inspect(path)
+    benchmark = benchmark_sizes.canonical(evals.inspect_task(log))
+    status = unfinished(log)
+    said = [f"the run did not finish ({status})"] if status else []
+    if log.get("samples"):
+        frame = evals.read_inspect_samples(path, log, where.metric)
+        samples = samples_frame(frame, where.step, benchmark).lazy()
+        return Loaded(path, where.kind, samples=samples, notes=said, status=status)
+    if status and not isinstance(log.get("results"), dict):
+        raise DataError(path, "a completed sample or results", got=status)
+    score, n, scorer = evals.read_inspect_results(path, log)
+    rows = pl.DataFrame({"benchmark": [benchmark], "score": [score], "problems": [n]})
+    notes = [f"no samples in the log: the accuracy of scorer {scorer!r} over {n} samples"]
+    scores = scores_frame(rows, where.step)
+    return Loaded(path, where.kind, scores=scores, notes=said + notes, status=status)
+
+
+FORMAT = Format(
+    "inspect",
+    "Inspect AI log (.eval, or JSON: eval, samples or results)",
+    rank=70,
+    read=_read,
+    magic=lambda ev: is_eval_log(ev.path),  # a zip holding Inspect's start record or header
+    document=lambda ev: (
+        isinstance(ev.document, dict)
+        and isinstance(ev.document.get("eval"), dict)
+        and ("samples" in ev.document or "results" in ev.document)
+    ),
+    per_sample=True,
+)

@@ -25,6 +25,7 @@ import polars as pl
 
 from helpers.errors import DataError
 from helpers.runs.readers._common import csv_header, csv_lines, numeric, text_only
+from helpers.runs.readers.format import Format
 from helpers.runs.readers.long_tables import (
     BENCHMARK_NAMES,
     VALUE_NAMES,
@@ -300,3 +301,25 @@ def read_scores(
     """A models table as long rows: model, family, size_b, benchmark, accuracy (see
     `read_models`); `mapping` names columns (model=, size=, benchmark=, accuracy=)."""
     return read_models(path, mapping=mapping, benchmarks=benchmarks)[0]
+
+
+def _read(path: Path, where) -> object:
+    from helpers.runs.readers.loaded import Loaded
+
+    options = where.options
+    models, notes = read_models(
+        path, mapping=options.get("mapping"), benchmarks=options.get("benchmarks")
+    )
+    return Loaded(path, where.kind, models=models, notes=notes)
+
+
+FORMAT = Format(
+    "scores",
+    "table of models (a row per model, or per model and benchmark; a model or a model-size column)",
+    rank=250,
+    read=_read,
+    csv=lambda ev: (
+        any("size" in c.lower() for c in ev.header)
+        or bool(model_column(ev.header, dict(ev.mapping)))
+    ),
+)

@@ -25,11 +25,6 @@ SCORE_COLUMNS = {
     "k": pl.Int64,
 }
 
-PER_SAMPLE = (
-    "samples", "qwen-math", "lm-eval", "lighteval-details", "inspect", "wandb-generations",
-    "eee-samples", "mlflow-generations",
-)  # fmt: skip
-
 
 @dataclass
 class Loaded:
@@ -96,3 +91,32 @@ def check_step_pattern(pattern: str | None) -> None:
             "a regular expression with one group, the step (e.g. 'epoch(\\d+)')",
             got=pattern,
         )
+
+
+def samples_frame(frame: pl.DataFrame, step: int | None, benchmark: str) -> pl.DataFrame:
+    """An evaluation's answers in SAMPLE_COLUMNS, keeping what else the reader found that a
+    chart groups by (the difficulty `level` of Qwen2.5-Math outputs), averages (a `reward`
+    with partial credit) or votes on (each sample's extracted `answer`)."""
+    return frame.select(
+        pl.lit(step, pl.Int64).alias("step"),
+        pl.lit(benchmark, pl.String).alias("benchmark"),
+        "problem_id",
+        "sample_id",
+        "correct",
+        pl.lit(None, pl.Int64).alias("response_tokens"),
+        *[c for c in ("level", "reward", "answer") if c in frame.columns],
+    )
+
+
+def scores_frame(rows: pl.DataFrame, step: int | None) -> pl.DataFrame:
+    """Scores (benchmark, score, problems) at one step, in SCORE_COLUMNS; a `step` column of
+    the rows' own, where they have one, is kept where it is not null."""
+    own = rows["step"] if "step" in rows.columns else None
+    frame = rows.select(
+        step=pl.lit(step, pl.Int64),
+        benchmark="benchmark",
+        score="score",
+        problems="problems",
+        k=pl.lit(None, pl.Int64),
+    )
+    return frame if own is None else frame.with_columns(pl.coalesce(own, "step"))

@@ -22,6 +22,7 @@ import polars as pl
 
 from helpers.errors import DataError
 from helpers.runs.readers._common import numeric, place
+from helpers.runs.readers.format import Format
 
 RUN_NAMES = (
     "condition",
@@ -275,3 +276,28 @@ def table_kind(path: Path, header: list[str], mapping: Mapping[str, str]) -> str
     if found and _rows_of_benchmarks(lf, step, found[0], header, mapping):
         return "metrics-csv"  # benchmarks as rows
     return None
+
+
+def _runs(path: Path, mapping: dict) -> list:
+    """A run per value of the run column(s), rows repeated exactly collapsed, said."""
+    from helpers.runs.readers.metrics import read_rows
+
+    rows = read_rows(path)
+    columns = run_columns(path, rows, mapping or {})
+    said = [f"runs named by {', '.join(columns)}"]
+    found = []
+    for name, part in split(rows, columns):
+        part, once = collapsed(part)
+        found.append((name, (), lambda t=part, s=said + once: (t, s)))
+    return found
+
+
+FORMAT = Format(
+    "runs-table",
+    "table of several runs (a row per run and step; the run named by a column: "
+    + ", ".join(RUN_NAMES)
+    + ", or --map run=COLUMN)",
+    rank=220,
+    csv=lambda ev: ev.table_kind == "runs-table",
+    runs=_runs,
+)

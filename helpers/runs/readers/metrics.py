@@ -26,7 +26,9 @@ from helpers.runs.readers._common import (
     scan_jsonl_lines,
     text_only,
 )
-from helpers.runs.readers.metric_columns import MetricLog, recognise, step_column
+from helpers.runs.readers.format import Format
+from helpers.runs.readers.loaded import SCORE_COLUMNS, Loaded
+from helpers.runs.readers.metric_columns import STEP_NAMES, MetricLog, recognise, step_column
 
 # ---- reading the rows ---------------------------------------------------------------------------
 
@@ -145,3 +147,64 @@ def read_metric_log(
         .sort(log.step)
     )
     return log
+
+
+def metric_log(path: Path, kind: str, options: dict, rows: pl.DataFrame | None = None) -> Loaded:
+    log = read_metric_log(path, options.get("mapping"), rows)
+    scores = log.scores()
+    if log.accuracy and not scores.height:
+        raise DataError(
+            path,
+            "a number in at least one accuracy column; every value is empty or NaN",
+            column=next(iter(log.accuracy.values())),
+        )
+    if scores.height:
+        scores = scores.with_columns(problems=pl.lit(None, pl.Int64)).select(list(SCORE_COLUMNS))
+    notes = [f"convention: {log.convention or 'none'} ({log.kind})"]
+    notes += log.said + log.roles()
+    if log.k:
+        ks = sorted(set(log.k.values()))
+        notes.append(f"mean@k with k = {', '.join(map(str, ks))} samples per problem")
+    for reason, columns in log.ignored.items():
+        notes.append(f"ignored {len(columns)} columns ({reason}): {', '.join(columns[:4])}")
+    tokens = log.token_lengths()
+    return Loaded(
+        path,
+        kind,
+        scores=scores if scores.height else None,
+        tokens=tokens if tokens.height else None,
+        notes=notes,
+        order=list(log.accuracy),
+        kind=log.kind,
+        mapped="--map accuracy" in log.convention,
+    )
+
+
+# ---- the formats ------------------------------------------------------------------------------
+
+
+def _read(path: Path, where) -> Loaded:
+    return metric_log(path, where.kind, where.options)
+
+
+FORMATS = [
+    Format(
+        "trl", "TRL trainer_state.json (log_history)", rank=50, read=_read,
+        document=lambda ev: isinstance(ev.document, dict)
+        and isinstance(ev.document.get("log_history"), list),
+    ),
+    Format(
+        "metrics-jsonl", "per-step metric log (JSON lines, one object per logged step)",
+        rank=210, read=_read, line=lambda ev: bool(ev.keys & set(STEP_NAMES)),
+    ),
+    Format(
+        "wandb", "W&B history export (CSV with _step; verl, TRL or any logger's metrics)",
+        rank=230, read=_read,
+        csv=lambda ev: ev.table_kind is None and ev.metric_error is None and "_step" in ev.header,
+    ),
+    Format(
+        "metrics-csv", "per-step metric log (CSV with a step column)", rank=240, read=_read,
+        csv=lambda ev: ev.table_kind == "metrics-csv"
+        or (ev.table_kind is None and ev.metric_error is None),
+    ),
+]  # fmt: skip

@@ -24,6 +24,7 @@ from pathlib import Path
 import polars as pl
 
 from helpers.runs.readers import sqlite
+from helpers.runs.readers.format import Format
 from helpers.runs.readers.mlflow_store import Run, stitch
 
 NEEDED = {
@@ -90,3 +91,17 @@ def tables(path: Path) -> list[tuple[Run, pl.DataFrame, list[str]]]:
             notes.append(f"{deleted} deleted run(s) in the store left out")
         found_runs.append((root, table, notes))
     return found_runs
+
+
+def _runs(path: Path, mapping: dict) -> list:
+    return [(root.name, (root.run_id,), lambda t=t, s=s: (t, s)) for root, t, s in tables(path)]
+
+
+FORMAT = Format(
+    "mlflow-sqlite",
+    "MLflow SQLite store (mlflow.db: runs, metrics and tags tables; nested runs by step; "
+    "verl's '_at_' read as '@')",
+    rank=80,
+    magic=lambda ev: sqlite.is_sqlite(ev.path) and sqlite.tracker(ev.path) == "mlflow-sqlite",
+    runs=_runs,
+)

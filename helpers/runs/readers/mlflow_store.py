@@ -19,6 +19,7 @@ import polars as pl
 from helpers.errors import DataError
 from helpers.runs.readers import verl_generations
 from helpers.runs.readers._common import files_in
+from helpers.runs.readers.format import Format
 
 _RUN_ID = re.compile(r"^run_id:\s*'?([0-9a-f]+)'?\s*$", re.MULTILINE)
 _RUN_NAME = re.compile(r"^run_name:\s*'?(.*?)'?\s*$", re.MULTILINE)
@@ -155,3 +156,16 @@ def tables(folder: Path) -> list[tuple[Run, pl.DataFrame, list[str]]]:
             [*said, f"{len(every) - len(live)} deleted run(s) in the store left out"],
         )
     return found
+
+
+def _runs(path: Path, mapping: dict) -> list:
+    return [(root.name, (root.run_id,), lambda t=t, s=s: (t, s)) for root, t, s in tables(path)]
+
+
+FORMAT = Format(
+    "mlflow",
+    "MLflow file store (mlruns/: metrics/<name> per run; nested runs by step)",
+    rank=20,
+    folder=lambda ev: any(map(run_of, ev.files)),
+    runs=_runs,
+)

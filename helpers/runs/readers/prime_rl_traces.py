@@ -24,6 +24,8 @@ import polars as pl
 from helpers.errors import DataError
 from helpers.runs.readers._common import scan_jsonl_lines
 from helpers.runs.readers.evals import _frame
+from helpers.runs.readers.format import Format, Where
+from helpers.runs.readers.loaded import Loaded
 from helpers.runs.readers.tables import SAMPLE_COLUMNS
 
 KEYS = {"env", "task", "run", "traces"}
@@ -173,3 +175,19 @@ def kept(files: list[Path], root: Path) -> tuple[list[Path], list[Path]]:
     evals = [f for f in every if "eval" in parts(f)]
     read = evals or every
     return read, [f for f in files if f not in read]
+
+
+def _read(path: Path, where: Where) -> Loaded:
+    frame, said = read_traces(path, where.metric, where.reward)
+    return Loaded(path, where.kind, samples=frame.lazy(), notes=[said])
+
+
+FORMAT = Format(
+    "prime-rl-traces",
+    "prime-rl rollout dumps (rollouts/step_<N>/eval/all/traces.jsonl: an episode per line, "
+    "task key, environment, rewards)",
+    rank=170,
+    read=_read,
+    line=lambda ev: is_traces(ev.keys),
+    per_sample=True,
+)

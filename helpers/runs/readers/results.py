@@ -13,6 +13,8 @@ import polars as pl
 from helpers import benchmark_sizes
 from helpers.errors import DataError
 from helpers.runs.readers._common import read_document
+from helpers.runs.readers.format import Format, Where
+from helpers.runs.readers.loaded import Loaded, scores_frame
 
 # preferred metric names, in order, where a task logs several
 PREFERRED = ("exact_match", "extractive_match", "acc", "accuracy", "pass@1", "math_pass@1")
@@ -134,3 +136,44 @@ def read_qwen_math_metrics(path: str | Path, benchmark: str) -> pl.DataFrame:
     if not isinstance(n, int) or n < 1:
         raise DataError(path, "'num_samples' as a positive count", column="num_samples", got=n)
     return pl.DataFrame([(benchmark, acc / 100, n, "acc")], schema=RESULT_COLUMNS, orient="row")
+
+
+# ---- the formats ------------------------------------------------------------------------------
+
+
+def _read_results(path: Path, where: Where) -> Loaded:
+    read = read_lm_eval_results if where.kind == "lm-eval-results" else read_lighteval_results
+    rows = read(path, where.metric)
+    notes = [f"{r['benchmark']}: {r['metric']}" for r in rows.iter_rows(named=True)]
+    return Loaded(path, where.kind, scores=scores_frame(rows, where.step), notes=notes)
+
+
+def _read_metrics(path: Path, where: Where) -> Loaded:
+    rows = read_qwen_math_metrics(path, where.benchmark or path.stem)
+    scores = scores_frame(rows, where.step)
+    return Loaded(path, where.kind, scores=scores, notes=["acc (percent)"])
+
+
+def _doc(ev) -> dict:
+    return ev.document if isinstance(ev.document, dict) else {}
+
+
+FORMATS = [
+    Format(
+        "lm-eval-results", "lm-evaluation-harness results_*.json (results, n-samples)",
+        rank=60, read=_read_results, summary=True,
+        document=lambda ev: "results" in _doc(ev)
+        and ("n-samples" in _doc(ev) or "configs" in _doc(ev) or "n-shot" in _doc(ev)),
+    ),
+    Format(
+        "lighteval-results", "lighteval results_*.json (results, summary_tasks)",
+        rank=61, read=_read_results, summary=True,
+        document=lambda ev: "results" in _doc(ev)
+        and ("config_general" in _doc(ev) or "summary_tasks" in _doc(ev)),
+    ),
+    Format(
+        "qwen-math-metrics", "Qwen2.5-Math / SkyThought *_metrics.json (num_samples, acc in %)",
+        rank=110, read=_read_metrics, summary=True,
+        document=lambda ev: {"num_samples", "acc"} <= set(_doc(ev)),
+    ),
+]  # fmt: skip

@@ -15,13 +15,13 @@ from helpers.runs.readers._common import reading
 from helpers.runs.readers.detect import FORMATS, detect
 from helpers.runs.readers.files import read_file, read_folder
 from helpers.runs.readers.loaded import (
-    PER_SAMPLE,
     SCORE_COLUMNS,
     Loaded,
     check_step_pattern,
     step_from_path,
 )
-from helpers.runs.readers.stores import from_store, is_store, remembering, run_named
+from helpers.runs.readers.registry import PER_SAMPLE, is_store
+from helpers.runs.readers.stores import from_store, remembering, run_named
 from helpers.runs.readers.tables import SAMPLE_COLUMNS
 
 

@@ -10,7 +10,6 @@ import polars as pl
 
 from helpers.runs.readers.loaded import Loaded
 
-RESULTS = ("qwen-math-metrics", "lm-eval-results", "lighteval-results", "eee-results")
 # a stated score printed to one decimal of a percent is within 0.05 points of the samples'
 AGREE = 0.0006
 

@@ -12,30 +12,10 @@ from pathlib import Path
 import polars as pl
 
 from helpers.errors import DataError
-from helpers.runs.readers import (
-    long_tables,
-    mlflow_sqlite,
-    mlflow_store,
-    swanlab_store,
-    tfevents,
-    trackio_store,
-    wandb_store,
-)
 from helpers.runs.readers._common import files_in
-from helpers.runs.readers.detect import FORMATS
-from helpers.runs.readers.files import metric_log
 from helpers.runs.readers.loaded import Loaded
-from helpers.runs.readers.metrics import read_rows
-
-# and a folder of event files
-STORES = ("mlflow", "mlflow-sqlite", "trackio", "wandb-run", "swanlab", "runs-table")
-
-
-def is_store(path: Path, kind: str) -> bool:
-    """Whether an input of format `kind` is a tracker's store, which may hold several runs (a
-    folder of TensorBoard event files is one; a single event file is not)."""
-    return kind in STORES or (kind == "tensorboard" and path.is_dir())
-
+from helpers.runs.readers.metrics import metric_log
+from helpers.runs.readers.registry import FORMATS, get
 
 _NO_ROWS = pl.DataFrame(schema={"step": pl.Int64, "__line": pl.Int64})
 
@@ -78,35 +58,7 @@ def _stored(path: Path, kind: str, mapping: dict | None = None) -> list[_Stored]
     key = (str(path.resolve()), kind, tuple(sorted((mapping or {}).items())))
     if _memo is not None and key in _memo:
         return _memo[key]
-    found: list[tuple[str, tuple[str, ...], Callable]] = []
-    if kind in ("mlflow", "mlflow-sqlite"):
-        store = mlflow_store if kind == "mlflow" else mlflow_sqlite
-        for root, table, said in store.tables(path):
-            found.append((root.name, (root.run_id,), lambda t=table, s=said: (t, s)))
-    elif kind == "runs-table":
-        rows = read_rows(path)
-        columns = long_tables.run_columns(path, rows, mapping or {})
-        said = [f"runs named by {', '.join(columns)}"]
-        for name, part in long_tables.split(rows, columns):
-            part, once = long_tables.collapsed(part)
-            found.append((name, (), lambda t=part, s=said + once: (t, s)))
-    elif kind == "trackio":
-        for name, run_id, table, said in trackio_store.tables(path):
-            found.append((name, (run_id,), lambda t=table, s=said: (t, s)))
-    elif kind == "wandb-run":
-        for name, run_id, files in wandb_store.runs(path):
-            folders = tuple(dict.fromkeys(f.parent.name for f in files))
-            read = lambda f=files: wandb_store.wide(path, f)  # noqa: E731
-            found.append((name or folders[-1], (run_id, *folders), read))
-    elif kind == "swanlab":
-        for name, aliases, log in swanlab_store.runs(path):
-            found.append((name, aliases, lambda f=log: swanlab_store.wide(f)))
-    else:  # a folder of TensorBoard event files: a run per folder that holds scalars
-        for folder, files in tfevents.runs(path):
-            table = tfevents.wide(folder, files)
-            if table.height:
-                name = folder.relative_to(path).as_posix() if folder != path else folder.name
-                found.append((name, (), lambda t=table: (t, [])))
+    found = get(kind).runs(path, mapping or {})
     counts: dict[str, int] = {}
     for name, _, _ in found:
         counts[name] = counts.get(name, 0) + 1

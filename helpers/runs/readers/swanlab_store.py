@@ -24,6 +24,7 @@ import polars as pl
 
 from helpers.errors import DataError
 from helpers.runs.readers._common import files_in
+from helpers.runs.readers.format import Format
 from helpers.runs.readers.magic import starts_with
 from helpers.runs.readers.protobuf import fields
 from helpers.runs.readers.wandb_log import Records
@@ -179,3 +180,44 @@ def wide(log: Path) -> tuple[pl.DataFrame, list[str]]:
     if not history:
         raise DataError(log, "a SwanLab run that logged scalars (swanlab.log); found none")
     return history.frame(), notes
+
+
+# ---- the format -------------------------------------------------------------------------------
+
+
+def _empty(path: Path) -> DataError:
+    """SwanLab writes through a buffer: a run killed early leaves an empty file."""
+    size = path.stat().st_size
+    return DataError(path, "a SwanLab run log (starting ':SWL')", row=1, got=f"{size} bytes")
+
+
+def _in_folder(ev) -> bool:
+    found = [f for f in ev.files if f.suffix == SUFFIX]
+    if any(map(is_swanlab_file, found)):
+        return True
+    if found:
+        raise _empty(found[0])
+    return False
+
+
+def _is_log(ev) -> bool:
+    if is_swanlab_file(ev.path):  # by content: the ':SWL' header
+        return True
+    if ev.path.suffix == SUFFIX:
+        raise _empty(ev.path)
+    return False
+
+
+def _runs(path: Path, mapping: dict) -> list:
+    return [(name, aliases, lambda f=log: wide(f)) for name, aliases, log in runs(path)]
+
+
+FORMAT = Format(
+    "swanlab",
+    "SwanLab run log (swanlog/run-*/: run-<id>.swanlab, or backup.swanlab before SwanLab "
+    "0.10; CRC-checked; run name, how it ended)",
+    rank=40,
+    folder=_in_folder,
+    magic=_is_log,
+    runs=_runs,
+)

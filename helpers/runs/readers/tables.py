@@ -9,6 +9,8 @@ import polars as pl
 
 from helpers.errors import DataError
 from helpers.runs.readers._common import csv_line, files_in, text_only
+from helpers.runs.readers.format import Format
+from helpers.runs.readers.loaded import Loaded
 
 SAMPLE_COLUMNS = {
     "step": pl.Int64,
@@ -159,3 +161,14 @@ def scan_samples(paths: Sequence[str | Path], *, progress=None) -> pl.LazyFrame:
             for f in frames
         ]
     )
+
+
+FORMAT = Format(
+    "samples",
+    "tidy per-sample table (" + ", ".join(SAMPLE_COLUMNS) + ")",
+    rank=120,
+    read=lambda path, where: Loaded(path, where.kind, samples=scan_samples([path])),
+    parquet=lambda ev: set(SAMPLE_COLUMNS) <= ev.names,
+    csv=lambda ev: set(SAMPLE_COLUMNS) <= set(ev.header),
+    per_sample=True,
+)

@@ -24,6 +24,7 @@ import polars as pl
 
 from helpers.errors import DataError
 from helpers.runs.readers import sqlite
+from helpers.runs.readers.format import Format
 from helpers.runs.readers.wandb_store import History
 
 SCHEMA = 2  # the schema version trackio 0.43 writes
@@ -101,3 +102,16 @@ def tables(path: Path) -> list[tuple[str, str, pl.DataFrame, list[str]]]:
             said.append(f"schema version {version}, newer than {SCHEMA}: read by its columns")
         runs.append((names[run], run, history.frame(), said))
     return runs
+
+
+def _runs(path: Path, mapping: dict) -> list:
+    return [(name, (run_id,), lambda t=t, s=s: (t, s)) for name, run_id, t, s in tables(path)]
+
+
+FORMAT = Format(
+    "trackio",
+    "trackio database (<project>.db: a row per logged step, metrics as JSON; runs by name)",
+    rank=81,
+    magic=lambda ev: sqlite.is_sqlite(ev.path) and sqlite.tracker(ev.path) == "trackio",
+    runs=_runs,
+)

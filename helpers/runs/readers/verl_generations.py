@@ -25,6 +25,8 @@ import polars as pl
 from helpers.errors import DataError
 from helpers.runs.readers._common import files_in, read_document
 from helpers.runs.readers.answer_dumps import _normalised_key
+from helpers.runs.readers.format import Format, Where
+from helpers.runs.readers.loaded import Loaded
 
 SUFFIX = ".table.json"
 BENCHMARK = "validation generations"
@@ -171,3 +173,35 @@ def read_generations(path: Path) -> tuple[pl.DataFrame, list[str]]:
     )
     keep = ["step", "benchmark", "problem_id", "sample_id", "correct", "response_tokens"]
     return frame.select(*keep, *(["reward"] if not binary else [])), [said]
+
+
+# ---- the formats ------------------------------------------------------------------------------
+
+
+def _read(path: Path, where: Where) -> Loaded:
+    frame, said = read_generations(path)
+    return Loaded(path, where.kind, samples=frame.lazy(), notes=said)
+
+
+FORMATS = [
+    Format(
+        "wandb-generations",
+        "verl's validation generations as W&B tables (files/media/table/val/"
+        "generations_*.table.json: step, input_i, output_i, score_i)",
+        rank=100,
+        read=_read,
+        folder=lambda ev: bool(tables_in(ev.path)),  # W&B's files/media/table/val/
+        document=lambda ev: is_generations(ev.document),
+        per_sample=True,
+    ),
+    Format(
+        "mlflow-generations",
+        "verl's validation generations as MLflow artifacts (artifacts/val_step<N>.json: input, "
+        "output, score)",
+        rank=101,
+        read=_read,
+        folder=lambda ev: bool(artifacts_in(ev.path)),  # an MLflow run's artifacts/
+        document=lambda ev: is_artifact(ev.document),
+        per_sample=True,
+    ),
+]

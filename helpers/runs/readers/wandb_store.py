@@ -35,6 +35,7 @@ import polars as pl
 from helpers.errors import DataError
 from helpers.runs.readers import framework_logs, verl_generations
 from helpers.runs.readers._common import files_in
+from helpers.runs.readers.format import Format
 from helpers.runs.readers.protobuf import fields, varint
 from helpers.runs.readers.wandb_log import BLOCK as BLOCK  # re-exported: the tests' block size
 from helpers.runs.readers.wandb_log import Records, is_wandb_file
@@ -358,3 +359,37 @@ def wide(path: Path, files: list[Path] | None = None) -> tuple[pl.DataFrame, lis
     if not history:
         raise DataError(files[-1], "a W&B run that logged history (wandb.log); found none")
     return history.frame(), notes
+
+
+# ---- the format -------------------------------------------------------------------------------
+
+
+def _in_folder(ev) -> bool:
+    """A folder holding a W&B run's log; a `.wandb` file whose header is damaged is named."""
+    found = [f for f in ev.files if f.suffix == SUFFIX]
+    if any(map(is_wandb_file, found)):
+        return True
+    if found:  # a W&B run folder whose log is damaged: the file, not the folder, is named
+        with found[0].open("rb") as handle:
+            head = handle.read(7)
+        raise DataError(found[0], "a W&B transaction log (starting ':W&B')", row=1, got=head)
+    return False
+
+
+def _runs(path: Path, mapping: dict) -> list:
+    found = []
+    for name, run_id, files in runs(path):
+        folders = tuple(dict.fromkeys(f.parent.name for f in files))
+        found.append((name or folders[-1], (run_id, *folders), lambda f=files: wide(path, f)))
+    return found
+
+
+FORMAT = Format(
+    "wandb-run",
+    "W&B run folder (wandb/run-*/, offline-run-*/: run-<id>.wandb history, CRC-checked; run "
+    "name and config)",
+    rank=30,
+    folder=_in_folder,
+    magic=lambda ev: is_wandb_file(ev.path),  # by content: the ':W&B' header
+    runs=_runs,
+)
