@@ -298,20 +298,28 @@ def test_report_has_every_notebook_and_figure(report):
         for suffix in (".png", ".svg", ".html"):
             assert (report / "figures" / f"{f.stem}{suffix}").stat().st_size > 1000
         assert f"figures/{f.stem}.html" in index
+    for md in sorted((ROOT / "docs").glob("*.md")):  # each docs page, linked from the index
+        assert (report / "docs" / site.doc_name(md)).stat().st_size > 1000
+        assert f"href='docs/{site.doc_name(md)}'" in index
     assert not list(report.parent.glob(".site.*"))  # no leftover temporary folders
 
 
 def test_report_pages_render_offline(browser, report):
-    """The index and every notebook's page load offline in one tab, one after another: every
-    image is there and drawn, nothing is blocked and the console says nothing."""
-    pages = [report / "index.html", *(report / f"{nb.stem}.html" for nb in NOTEBOOK_FILES)]
+    """The index, every notebook's page and every docs page load offline in one tab, one after
+    another: every image is there and drawn, nothing is blocked and the console says nothing."""
+    pages = [
+        report / "index.html",
+        *(report / f"{nb.stem}.html" for nb in NOTEBOOK_FILES),
+        *sorted((report / "docs").glob("*.html")),
+    ]
+    assert len(pages) > len(NOTEBOOK_FILES) + 1
     page, blocked, errors = _offline_page(browser)
     try:
         for path in pages:
             page.goto(path.as_uri())
             page.wait_for_load_state("load")
             images = page.locator("img")
-            if path.name != "index.html":
+            if path.parent == report and path.name != "index.html":
                 nb = NOTEBOOKS / f"{path.stem}.ipynb"
                 assert images.count() == _chart_outputs(nb)
             loaded = page.evaluate(
@@ -474,8 +482,17 @@ def test_hostile_names_never_run_in_the_static_report(browser, tmp_path):
     nb.cells = [nbformat.v4.new_markdown_cell("# report"), cell]
     path = tmp_path / "hostile.ipynb"
     nbformat.write(nb, path)
-    out = site.build([path], out=tmp_path / "site")
-    pages = [out / "index.html", out / "hostile.html"]
+    docs = tmp_path / "docs"  # a docs page written with raw HTML: shown as text, never run
+    docs.mkdir()
+    (docs / "README.md").write_text(
+        f"# {HOSTILE[0]}\n\n"
+        + "\n\n".join(HOSTILE)
+        + "\n\n| a |\n| --- |\n"
+        + "".join(f"| {name.replace('|', '')} |\n" for name in HOSTILE)
+        + "\n[x](javascript:alert(10)) [y](<javascript:alert(11)>)\n"
+    )
+    out = site.build([path], out=tmp_path / "site", docs=docs)
+    pages = [out / "index.html", out / "hostile.html", out / "docs" / "index.html"]
     figures = sorted((out / "figures").glob("*.html"))
     assert len(figures) == 1
     for page in pages:

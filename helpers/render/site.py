@@ -1,6 +1,7 @@
 # ruff: noqa: E402 - altair and nbformat are imported after the IRI grammar is deferred
 """The static report: site/index.html, one page per notebook, every figure as PNG, SVG and
-self-contained interactive HTML. Nothing in it loads from the network.
+self-contained interactive HTML, and each page of docs/ as HTML (site/docs/). Nothing in it
+loads from the network.
 
 The site is built in a temporary folder beside the target and swapped in by renaming, so an
 interrupted build leaves the previous site whole and a rebuild replaces it cleanly.
@@ -24,8 +25,10 @@ import altair as alt
 import nbformat
 from nbconvert import HTMLExporter
 
-from helpers.paths import NOTEBOOKS, SITE
+from helpers.paths import NOTEBOOKS, ROOT, SITE
 from helpers.render import export
+
+DOCS = ROOT / "docs"
 
 CSS = """
 body { font-family: "Liberation Sans", Helvetica, Arial, sans-serif; max-width: 1100px;
@@ -37,6 +40,7 @@ td, th { border: 1px solid #ddd; padding: 2px 6px; }
 .figures li { margin: .2em 0; } img { max-width: 100%; }
 .jp-InputPrompt, .jp-OutputPrompt { display: none; }
 .jp-Cell { margin: 1em 0; }
+.doc td, .doc th { vertical-align: top; text-align: left; }
 """
 
 
@@ -98,8 +102,96 @@ def _notebook_body(notebook: Path) -> str:
     return body
 
 
-def build(notebooks: list[Path], out: Path = SITE) -> Path:
-    """Write the whole site for these executed notebooks; returns the site folder."""
+# ---- the docs/ pages --------------------------------------------------------------------------
+
+_SCHEME = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
+
+
+def doc_name(md: Path) -> str:
+    """A docs page's file name in site/docs/: README.md, the folder's index, is index.html."""
+    return "index.html" if md.name == "README.md" else f"{md.stem}.html"
+
+
+def slug(text: str, taken: dict[str, int]) -> str:
+    """A heading's anchor as GitHub makes it (lower case, punctuation dropped, spaces as
+    hyphens, -1, -2, ... on a repeat), so a link to `page.md#anchor` works on both."""
+    base = re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
+    n = taken.get(base, 0)
+    taken[base] = n + 1
+    return f"{base}-{n}" if n else base
+
+
+def _href(href: str, page: Path, pages: set[Path]) -> str | None:
+    """Where a link of a docs page points in the site: another docs page's .html (with its
+    anchor), an anchor or a web address as written; None for a file the site does not hold."""
+    if href.startswith("#") or _SCHEME.match(href):
+        return href
+    path, _, anchor = href.partition("#")
+    target = (page.parent / path).resolve()
+    if target not in pages:
+        return None
+    return doc_name(target) + (f"#{anchor}" if anchor else "")
+
+
+def _doc_html(page: Path, pages: set[Path]) -> tuple[str, str]:
+    """(title, HTML body) of a docs page. Raw HTML in the markdown is shown as text, never run:
+    markdown-it with `html` off escapes it. Links to other pages go to their .html; a link to a
+    file the site does not hold (source code, the project README) keeps its text only."""
+    # markdown-it-py is not among the declared dependencies: it comes with the `test` extra
+    # (frictionless -> typer -> rich), which `make install` installs beside `lab`. Imported
+    # here, where the report is built, so that importing this module never needs it.
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    tokens = md.parse(page.read_text(encoding="utf-8"))
+    titles, taken = [], {}
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open":
+            text = "".join(c.content for c in tokens[i + 1].children or [])
+            token.attrSet("id", slug(text, taken))
+            if token.tag == "h1":
+                titles.append(text)
+        if token.type != "inline" or not token.children:
+            continue
+        kept, links = [], []  # links: for each open link, whether it was kept
+        for child in token.children:
+            if child.type == "link_open":
+                href = _href(str(child.attrGet("href") or ""), page, pages)
+                links.append(href is not None)
+                if href is None:
+                    continue
+                child.attrSet("href", href)
+            elif child.type == "link_close" and not links.pop():
+                continue
+            kept.append(child)
+        token.children = kept
+    return (titles or [page.stem])[0], md.renderer.render(tokens, md.options, {})
+
+
+def write_docs(docs: Path, out: Path) -> list[tuple[str, str]]:
+    """Write each docs/*.md as out/<name>.html; returns (file name, title) of each, the
+    folder's index first."""
+    pages = sorted(Path(docs).glob("*.md"), key=lambda p: (p.name != "README.md", p.name))
+    if not pages:
+        return []
+    out.mkdir(parents=True, exist_ok=True)
+    known = {p.resolve() for p in pages}
+    written = []
+    for page in pages:
+        title, body = _doc_html(page, known)
+        nav = (
+            "<p><a href='../index.html'>The report</a> · <a href='index.html'>Documentation</a></p>"
+        )
+        (out / doc_name(page)).write_text(
+            _page(title, f"{nav}<div class='doc'>{body}</div>"), encoding="utf-8"
+        )
+        written.append((doc_name(page), title))
+    return written
+
+
+def build(notebooks: list[Path], out: Path = SITE, docs: Path = DOCS) -> Path:
+    """Write the whole site for these executed notebooks, with the pages of `docs`; returns the
+    site folder."""
     out = Path(out)
     for stale in out.parent.glob(f".{out.name}.*"):
         shutil.rmtree(stale, ignore_errors=True)
@@ -118,10 +210,24 @@ def build(notebooks: list[Path], out: Path = SITE) -> Path:
             )
             (tmp / f"{notebook.stem}.html").write_text(_page(notebook.stem, body), "utf-8")
             entries.append((notebook.stem, figs))
-        index = "<h1>reasoning-figures: report</h1>" + "".join(
-            f"<h2><a href='{stem}.html'>{html.escape(stem)}</a></h2>"
-            + _figure_list(figs, "figures/")
-            for stem, figs in entries
+        pages = write_docs(docs, tmp / "docs")
+        docs_list = "".join(
+            f"<li><a href='docs/{name}'>{html.escape(title)}</a></li>" for name, title in pages
+        )
+        index = (
+            "<h1>reasoning-figures: report</h1>"
+            + (
+                "<p>Each notebook's page and figures, then the "
+                "<a href='#documentation'>documentation</a>.</p>"
+                if pages
+                else ""
+            )
+            + "".join(
+                f"<h2><a href='{stem}.html'>{html.escape(stem)}</a></h2>"
+                + _figure_list(figs, "figures/")
+                for stem, figs in entries
+            )
+            + (f"<h2 id='documentation'>Documentation</h2><ul>{docs_list}</ul>" if pages else "")
         )
         (tmp / "index.html").write_text(_page("reasoning-figures", index), encoding="utf-8")
         old = out.parent / f".{out.name}.old-{os.getpid()}"
