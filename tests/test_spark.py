@@ -16,7 +16,7 @@ import pytest
 from helpers.cli import main
 from helpers.errors import DataError
 from helpers.paths import ROOT
-from helpers.runs import compare, query, readers, spark, spark_cluster, summarise
+from helpers.runs import compare, engines, readers, spark, spark_cluster, summarise
 
 # Spark's JVMs in these tests live under a minute: the quick compiler only and one GC thread
 # (measured on this file alone: 58 s of CPU -> 34 s, 35 s -> 30 s of wall time). The product
@@ -295,7 +295,7 @@ def test_spark_without_java_is_a_clear_error(monkeypatch):
 
 def test_unknown_engine():
     with pytest.raises(ValueError, match="engine must be one of"):
-        query.aggregate(pl.LazyFrame(), engine="dask")
+        engines.aggregate(pl.LazyFrame(), engine="dask")
 
 
 def _cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import polars as pl
 
 from helpers import benchmark_sizes, data, stats
-from helpers.runs.summarise import curves
+from helpers.tidy_curves import curves
 
 
 def described_curves(td: pl.DataFrame, first: float = 0, last: float = 150) -> pl.DataFrame:

@@ -24,9 +24,9 @@ from helpers import stats
 from helpers.errors import DataError
 from helpers.runs import (
     checkpoints,
+    engines,
     flipped,
     paired,
-    query,
     readers,
     seed_curves,
     spark,
@@ -297,8 +297,7 @@ def compare(
         raise ValueError(f"adjust must be one of {stats.ADJUSTMENTS}; got {adjust!r}")
     if checkpoint not in CHECKPOINTS:
         raise ValueError(f"checkpoint must be one of {CHECKPOINTS}; got {checkpoint!r}")
-    if engine not in query.ENGINES:
-        raise ValueError(f"engine must be one of {query.ENGINES}; got {engine!r}")
+    engines.check(engine)
     stores: list[str] = []  # what was said of the runs of a store given as one input
     reading = {"step_pattern": step_pattern, "mapping": mapping, "problems": problems}
     entries, pins = _entries(runs, reading, stores)

@@ -33,7 +33,6 @@ if TYPE_CHECKING:  # narwhals loads only for a Spark frame: polars' frames take 
 
 TOKEN_BIN = 16  # response-length percentiles are exact to this many tokens (histogram based)
 ROWS_PER_PASS = 4_000_000  # at most this many rows per pass: ~0.45 GB peak on 20M rows here
-ENGINES = ("polars", "spark")
 SMALL_SUMMARY = 100_000  # per-problem rows below which the summary runs on the in-memory engine
 
 
@@ -178,18 +177,6 @@ def problem_counts(frame: Frame) -> Frame:
     )
 
 
-def collect(frame, where: object = "--engine spark") -> pl.DataFrame:
-    """A query's result as a polars frame on this machine: a polars query streamed here, a
-    narwhals one over Spark run where its session points, only the result sent back (its
-    failure to read is the package's error naming `where`)."""
-    if isinstance(frame, pl.LazyFrame):
-        return frame.collect(engine="streaming")
-    from helpers.runs.spark import read_errors
-
-    with read_errors(where):
-        return frame.collect().to_polars()
-
-
 def _derive(frame: Frame, exprs: tuple) -> Frame:
     return frame.with_columns(*exprs) if exprs else frame
 
@@ -300,7 +287,11 @@ def _step_ranges(samples: pl.LazyFrame, rows_per_pass: int) -> list[tuple[int, i
     return ranges
 
 
-def _polars(samples: pl.LazyFrame, rows_per_pass: int, bin_tokens, percentiles, progress):
+def polars_summary(
+    samples: pl.LazyFrame, rows_per_pass: int, bin_tokens, percentiles, progress
+) -> pl.DataFrame:
+    """The per-step summary of a per-sample LazyFrame, run by polars here: streamed in step
+    ranges of at most `rows_per_pass` rows (see the module's docstring)."""
     total = samples.select(pl.len()).collect().item()
     pack = _packing(samples, bin_tokens)
     if pack is not None:
@@ -350,35 +341,3 @@ def _polars(samples: pl.LazyFrame, rows_per_pass: int, bin_tokens, percentiles, 
     if pack is not None:
         summary = _unpack(summary, pl.concat(names).unique("code"), pack)
     return summary
-
-
-# ---- either -------------------------------------------------------------------------------------
-
-
-def aggregate(
-    samples,
-    *,
-    engine: str = "polars",
-    percentiles: Sequence[float] = (0.5, 0.9),
-    bin_tokens: int = TOKEN_BIN,
-    rows_per_pass: int = ROWS_PER_PASS,
-    progress=None,
-) -> pl.DataFrame:
-    """The per-step summary of a per-sample log (a polars LazyFrame, or a Spark DataFrame with
-    engine="spark"): step, benchmark, problems, samples, k, k_max, accuracy, any_correct, mean
-    and percentile tokens, and `fixed` (pass@k) where problems have uneven sample counts."""
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {ENGINES}; got {engine!r}")
-    if engine == "spark":
-        from helpers.runs import spark
-
-        out = spark.summary(samples, bin_tokens, percentiles)
-    else:
-        out = _polars(samples, rows_per_pass, bin_tokens, percentiles, progress)
-    if "fixed" not in out.columns:
-        out = out.with_columns(fixed=pl.lit(None, pl.Float64))
-    return out.with_columns(
-        pl.col("step").cast(pl.Int64),
-        pl.col("benchmark").cast(pl.String),
-        pl.col("problems", "samples", "k", "k_max").cast(pl.Int64),
-    )

@@ -8,7 +8,8 @@ from __future__ import annotations
 import polars as pl
 
 from helpers import stats
-from helpers.runs import query, summarise
+from helpers.runs import engines, query, summarise
+from helpers.tidy_curves import curves
 
 REWARD_BAND = (
     f"bands: 95% problem bootstrap of the mean reward ({stats.BOOTSTRAP_RESAMPLES:,} "
@@ -33,7 +34,7 @@ def reward_summary(samples: pl.LazyFrame, *, where: object = "the per-sample log
     same log gives the same bytes; none below 10 problems), and mean response length. A sample
     id repeated within a problem is a DataError naming `where`."""
     samples = samples.with_columns(pl.col("benchmark").cast(pl.String))
-    summarise.each_sample_once(query.collect(query.problem_counts(samples)), where)
+    summarise.each_sample_once(engines.collect(query.problem_counts(samples)), where)
     keys = ["step", "benchmark"]
     problems = (
         samples.group_by(*keys, "problem_id")
@@ -72,7 +73,7 @@ def reward_curves(summary: pl.DataFrame) -> pl.DataFrame:
     """Curves for the run grid from `reward_summary`: the mean reward (in the curves' accuracy
     rows, the series the grid draws with its band; the chart names it by its `y_title`) and
     response length."""
-    return summarise.curves(
+    return curves(
         summary,
         iteration="step",
         accuracy="mean_reward",

@@ -12,7 +12,8 @@ import polars as pl
 
 from helpers.errors import DataError
 from helpers.runs.readers import Loaded
-from helpers.runs.summarise import curves, with_wilson
+from helpers.runs.summarise import with_wilson
+from helpers.tidy_curves import curves
 
 
 def join_nearest_earlier(

@@ -17,7 +17,7 @@ import polars as pl
 
 from helpers.errors import DataError
 from helpers.runs import spark_cluster
-from helpers.runs.query import Keys, collect, summarize, uneven_pass_at_k
+from helpers.runs.query import Keys, summarize, uneven_pass_at_k
 
 
 def location(where: str | Path) -> Path | str:
@@ -263,6 +263,14 @@ def collected(run: str, table: pl.DataFrame) -> None:
         f"(spark.driver.maxResultSize: {limit})",
         file=sys.stderr,
     )
+
+
+def collect(frame, where: object = "--engine spark") -> pl.DataFrame:
+    """A narwhals query over a Spark frame, run where the session points; only its result
+    comes back, as a polars frame (a failure to read is the package's error naming
+    `where`)."""
+    with read_errors(where):
+        return frame.collect().to_polars()
 
 
 def summary(frame, bin_tokens: int, percentiles) -> pl.DataFrame:

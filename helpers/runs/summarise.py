@@ -15,10 +15,11 @@ import polars as pl
 
 from helpers import stats
 from helpers.errors import DataError
-from helpers.runs import query, spark
+from helpers.runs import engines, query, spark
 from helpers.runs.query import TOKEN_BIN
 from helpers.runs.readers import Loaded, load
 from helpers.runs.readers._common import reading
+from helpers.tidy_curves import curves
 
 
 def progress(total: int, what: str):
@@ -150,7 +151,7 @@ def aggregate_samples(
     (engine "spark"); the aggregation itself is written once, in `helpers.runs.query`. A sample
     id repeated within a problem is a DataError naming `where`.
     """
-    summary = query.aggregate(
+    summary = engines.aggregate(
         samples,
         engine=engine,
         percentiles=percentiles,
@@ -179,7 +180,7 @@ def _each_sample_once(samples, summary: pl.DataFrame, engine: str, where: object
         import narwhals as nw
 
         frame = nw.from_native(samples)
-    each_sample_once(query.collect(query.problem_counts(frame), where), where)
+    each_sample_once(engines.collect(query.problem_counts(frame), where), where)
 
 
 def each_sample_once(counts: pl.DataFrame, where: object) -> None:
@@ -242,46 +243,6 @@ def size_table(scores: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def curves(
-    frame: pl.DataFrame,
-    *,
-    iteration: str,
-    accuracy: str,
-    tokens: str | None = None,
-    lo: str | None = None,
-    hi: str | None = None,
-) -> pl.DataFrame:
-    """Tidy curves for `charts.training_dynamics` from a frame with one row per benchmark and
-    iteration: accuracy (with its interval, where given) and token length (where given)."""
-    none = pl.lit(None, pl.Float64)
-    parts = [
-        frame.select(
-            "benchmark",
-            iteration=pl.col(iteration).cast(pl.Float64),
-            metric=pl.lit("accuracy"),
-            value=pl.col(accuracy).cast(pl.Float64),
-            lo=pl.col(lo).cast(pl.Float64) if lo else none,
-            hi=pl.col(hi).cast(pl.Float64) if hi else none,
-        )
-    ]
-    if tokens:
-        parts.append(
-            frame.select(
-                "benchmark",
-                iteration=pl.col(iteration).cast(pl.Float64),
-                metric=pl.lit("token length"),
-                value=pl.col(tokens).cast(pl.Float64),
-                lo=none,
-                hi=none,
-            )
-        )
-    return (
-        pl.concat(parts)
-        .drop_nulls("value")
-        .sort("benchmark", "metric", "iteration", maintain_order=True)
-    )
-
-
 def problem_counts(
     paths: Sequence[Path | str], benchmarks, options: dict, *, engine: str = "polars"
 ) -> list[tuple[pl.DataFrame | None, Loaded | None]]:
@@ -299,7 +260,7 @@ def problem_counts(
             frame = nw.from_native(spark.samples([str(path)]))
             if benchmarks:
                 frame = frame.filter(nw.col("benchmark").is_in(list(benchmarks)))
-            counts = query.collect(query.problem_counts(frame), path)
+            counts = engines.collect(query.problem_counts(frame), path)
             each_sample_once(counts, path)
             out.append((counts.sort(*_IN_ORDER, nulls_last=True), None))
         return out

@@ -12,6 +12,7 @@ from helpers.errors import DataError
 from helpers.runs.readers._common import regular_file
 from helpers.runs.readers.format import Evidence
 from helpers.runs.readers.metric_columns import CONVENTIONS, STEP_NAMES
+from helpers.runs.readers.metrics import metric_error
 from helpers.runs.readers.registry import FORMATS, REGISTRY
 from helpers.runs.readers.tables import SAMPLE_COLUMNS
 
@@ -106,7 +107,7 @@ def _no_csv(ev: Evidence) -> str:
         ev.path,
         "a per-step metric log (a step column and "
         + ", ".join(t for _, _, t in CONVENTIONS[:5])
-        + f", or --map): {ev.metric_error.expected}; a per-sample table (lacks {missing}); "
+        + f", or --map): {metric_error(ev).expected}; a per-sample table (lacks {missing}); "
         "or a table of models (a model column, or one with 'size' in its name)",
         line=1,
         got=ev.header[:8],

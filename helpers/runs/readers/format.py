@@ -6,7 +6,7 @@ tried; `detect`, `files.read_file`, `stores` and `inspect` only loop over it."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -56,12 +56,12 @@ class Where:
 @dataclass
 class Evidence:
     """What a file or folder shows of its format, each part read once, when a sniff first
-    asks: a folder's files; a file's JSON document, first JSON line, Parquet columns, CSV
-    header (and what the metric conventions and the runs-table test make of it), or the
-    framework its lines come from."""
+    asks: a folder's files; a file's JSON document, first JSON line, Parquet columns or CSV
+    header; and what a format's own test made of them (`once`)."""
 
     path: Path
     mapping: Mapping[str, str]
+    _known: dict = field(default_factory=dict)
 
     @cached_property
     def files(self) -> list[Path]:
@@ -111,31 +111,12 @@ class Evidence:
 
         return csv_header(self.path)
 
-    @cached_property
-    def table_kind(self) -> str | None:
-        from helpers.runs.readers import long_tables
-
-        return long_tables.table_kind(self.path, self.header, dict(self.mapping))
-
-    @cached_property
-    def metric_error(self):
-        """None where the metric-log conventions recognise the header, else their DataError."""
-        from helpers.errors import DataError
-        from helpers.runs.readers.metric_columns import recognise
-
-        try:
-            recognise(self.path, self.header, self.mapping)
-        except DataError as e:
-            return e
-        return None
-
-    @cached_property
-    def framework(self) -> str | None:
-        """The framework whose log this is, from its lines (verl's console or file logger,
-        prime-rl's metrics), under any name."""
-        from helpers.runs.readers import framework_logs
-
-        return framework_logs.sniff(self.path)
+    def once(self, key: str, compute: Callable[[], object]) -> object:
+        """What a format's own test makes of this evidence (the runs-table test, the metric
+        conventions, a framework's lines), computed once however many sniffs ask."""
+        if key not in self._known:
+            self._known[key] = compute()
+        return self._known[key]
 
 
 @dataclass(frozen=True)

@@ -264,7 +264,8 @@ def _format(name: str, description: str, rank: int) -> Format:
         rank=rank,
         read=_read,
         line=None if name == "verl-console" else lambda ev: json_kind(ev.first) == name,
-        text=lambda ev: ev.framework == name,  # a log under any other name: by its lines
+        # a log under any other name: by its lines
+        text=lambda ev: ev.once("framework", lambda: sniff(ev.path)) == name,
     )
 
 

@@ -18,7 +18,10 @@ import struct
 import zipfile
 from pathlib import Path
 
+import polars as pl
+
 from helpers.errors import DataError
+from helpers.runs.readers.evals import SAMPLE_SCHEMA, _binary, _frame
 from helpers.runs.readers.format import Format, Where
 from helpers.runs.readers.loaded import Loaded, samples_frame, scores_frame
 
@@ -124,28 +127,118 @@ def unfinished(log: dict) -> str | None:
     return f"{status}: {done:,} samples{of}"
 
 
+# ---- Inspect's JSON log, and the .eval log read as one -----------------------------------------
+
+
+def load_inspect(path: Path) -> dict:
+    """An Inspect log, `.eval` (zip) or JSON, as the JSON log's dict; samples that did not
+    complete (an `error`, no scores) are left out and counted in `failed`."""
+    from helpers.runs.readers import results
+
+    if path.suffix == SUFFIX:
+        return read_eval_log(path)
+    log = results.load_json(path)
+    if isinstance(log, dict) and isinstance(log.get("samples"), list):
+        kept = [
+            s
+            for s in log["samples"]
+            if not (isinstance(s, dict) and (s.get("error") or s.get("scores") == {}))
+        ]
+        log = {**log, "samples": kept, "failed": len(log["samples"]) - len(kept)}
+    return log
+
+
+def inspect_task(log: dict) -> str:
+    """The task an Inspect log evaluated ('inspect_evals/gsm8k' -> 'gsm8k')."""
+    spec = log.get("eval")
+    task = str(spec.get("task", "task")) if isinstance(spec, dict) else "task"
+    return task.rsplit("/", 1)[-1]
+
+
+def _whole(value) -> bool:
+    return type(value) is int or (type(value) is float and value.is_integer())
+
+
+def read_inspect_samples(path: Path, log: dict, scorer: str | None = None) -> pl.DataFrame:
+    """An Inspect AI log's samples as one row per answer: problem_id (the sample id),
+    sample_id (the epoch), correct (the scorer's value: C/I, true/false or 1/0)."""
+    if not isinstance(log["samples"], list):
+        raise DataError(
+            path, "a list of samples", column="samples", got=type(log["samples"]).__name__
+        )
+    rows = []
+    for i, sample in enumerate(log["samples"]):
+        if not isinstance(sample, dict):
+            raise DataError(path, "a sample object", column=f"samples[{i}]", got=sample)
+        if type(sample.get("id")) not in (int, str):
+            raise DataError(path, "a sample id", column=f"samples[{i}].id", got=sample.get("id"))
+        epoch = sample.get("epoch", 1)
+        if not _whole(epoch) or not 1 <= epoch < 2**31:
+            raise DataError(
+                path, "an epoch counted from 1", column=f"samples[{i}].epoch", got=epoch
+            )
+        scores = sample.get("scores") or {}
+        if not isinstance(scores, dict):
+            raise DataError(path, "a score per sample", column=f"samples[{i}].scores", got=scores)
+        name = scorer or next(iter(scores), None)
+        if name is None or name not in scores:
+            raise DataError(path, "a score per sample", column=f"samples[{i}].scores", got=scores)
+        value = scores[name].get("value") if isinstance(scores[name], dict) else scores[name]
+        where = f"samples[{i}].scores.{name}.value"
+        rows.append((str(sample["id"]), int(epoch) - 1, _binary(path, value, where)))
+    return _frame(path, rows, SAMPLE_SCHEMA)
+
+
+def read_inspect_results(path: Path, log: dict) -> tuple[float, int | None, str]:
+    """An Inspect log without samples: its accuracy metric, the samples it completed, and
+    the scorer's name."""
+    results = log.get("results") or {}
+    scores = results.get("scores", []) if isinstance(results, dict) else None
+    if not isinstance(scores, list):
+        raise DataError(path, "a list of scores", column="results.scores", got=scores)
+    for i, score in enumerate(scores):
+        metrics = score.get("metrics") if isinstance(score, dict) else None
+        if isinstance(metrics, dict) and "accuracy" in metrics:
+            where = f"results.scores[{i}].metrics.accuracy.value"
+            entry = metrics["accuracy"]
+            value = entry.get("value") if isinstance(entry, dict) else entry
+            if type(value) not in (int, float) or not 0 <= value <= 1:  # NaN fails too
+                raise DataError(path, "an accuracy from 0 to 1", column=where, got=value)
+            completed = results.get("completed_samples") or results.get("total_samples")
+            if completed is not None and (not _whole(completed) or completed < 1):
+                raise DataError(
+                    path,
+                    "a positive whole count of samples",
+                    column="results.completed_samples",
+                    got=completed,
+                )
+            return (
+                float(value),
+                None if completed is None else int(completed),
+                str(score.get("name")),
+            )
+    raise DataError(path, "samples, or an accuracy metric in results.scores", column="results")
+
+
 # ---- the format -------------------------------------------------------------------------------
 
 
 def _read(path: Path, where: Where) -> Loaded:
     """An Inspect log's samples (or, where it logged none, its results' accuracy), a run
     that did not finish said to be partial."""
-    import polars as pl
-
     from helpers import benchmark_sizes
-    from helpers.runs.readers import evals
 
-    log = evals.load_inspect(path)
-    benchmark = benchmark_sizes.canonical(evals.inspect_task(log))
+    log = load_inspect(path)
+    benchmark = benchmark_sizes.canonical(inspect_task(log))
     status = unfinished(log)
     said = [f"the run did not finish ({status})"] if status else []
     if log.get("samples"):
-        frame = evals.read_inspect_samples(path, log, where.metric)
+        frame = read_inspect_samples(path, log, where.metric)
         samples = samples_frame(frame, where.step, benchmark).lazy()
         return Loaded(path, where.kind, samples=samples, notes=said, status=status)
     if status and not isinstance(log.get("results"), dict):
         raise DataError(path, "a completed sample or results", got=status)
-    score, n, scorer = evals.read_inspect_results(path, log)
+    score, n, scorer = read_inspect_results(path, log)
     rows = pl.DataFrame({"benchmark": [benchmark], "score": [score], "problems": [n]})
     notes = [f"no samples in the log: the accuracy of scorer {scorer!r} over {n} samples"]
     scores = scores_frame(rows, where.step)

@@ -22,7 +22,6 @@ import polars as pl
 
 from helpers.errors import DataError
 from helpers.runs.readers._common import numeric, place
-from helpers.runs.readers.format import Format
 
 RUN_NAMES = (
     "condition",
@@ -278,26 +277,6 @@ def table_kind(path: Path, header: list[str], mapping: Mapping[str, str]) -> str
     return None
 
 
-def _runs(path: Path, mapping: dict) -> list:
-    """A run per value of the run column(s), rows repeated exactly collapsed, said."""
-    from helpers.runs.readers.metrics import read_rows
-
-    rows = read_rows(path)
-    columns = run_columns(path, rows, mapping or {})
-    said = [f"runs named by {', '.join(columns)}"]
-    found = []
-    for name, part in split(rows, columns):
-        part, once = collapsed(part)
-        found.append((name, (), lambda t=part, s=said + once: (t, s)))
-    return found
-
-
-FORMAT = Format(
-    "runs-table",
-    "table of several runs (a row per run and step; the run named by a column: "
-    + ", ".join(RUN_NAMES)
-    + ", or --map run=COLUMN)",
-    rank=220,
-    csv=lambda ev: ev.table_kind == "runs-table",
-    runs=_runs,
-)
+def kind_of(ev) -> str | None:
+    """`table_kind` of a CSV's evidence, computed once for every format that asks."""
+    return ev.once("table_kind", lambda: table_kind(ev.path, ev.header, dict(ev.mapping)))

@@ -187,7 +187,46 @@ def _read(path: Path, where) -> Loaded:
     return metric_log(path, where.kind, where.options)
 
 
+def metric_error(ev) -> DataError | None:
+    """None where the metric-log conventions recognise a CSV's header, else their DataError
+    (computed once for every format that asks, and for the message where none does)."""
+
+    def compute() -> DataError | None:
+        try:
+            recognise(ev.path, ev.header, ev.mapping)
+        except DataError as e:
+            return e
+        return None
+
+    return ev.once("metric_error", compute)
+
+
+def _runs_table(path: Path, mapping: dict) -> list:
+    """A table of several runs: a run per value of the run column(s), rows repeated exactly
+    collapsed, said."""
+    rows = read_rows(path)
+    columns = long_tables.run_columns(path, rows, mapping or {})
+    said = [f"runs named by {', '.join(columns)}"]
+    found = []
+    for name, part in long_tables.split(rows, columns):
+        part, once = long_tables.collapsed(part)
+        found.append((name, (), lambda t=part, s=said + once: (t, s)))
+    return found
+
+
+def _plain(ev) -> bool:
+    """A CSV that is one run's per-step log by the conventions (not a table of runs)."""
+    return long_tables.kind_of(ev) is None and metric_error(ev) is None
+
+
 FORMATS = [
+    Format(
+        "tensorboard", "TensorBoard event files (scalars; Trainer/TRL tags train/... and eval/...)",
+        rank=10, read=_read,
+        folder=lambda ev: any(map(tfevents.is_event_file, ev.files)),
+        magic=lambda ev: tfevents.is_event_file(ev.path),  # the name ends in the host's name
+        runs=tfevents.store_runs, store_file=False,
+    ),
     Format(
         "trl", "TRL trainer_state.json (log_history)", rank=50, read=_read,
         document=lambda ev: isinstance(ev.document, dict)
@@ -200,11 +239,16 @@ FORMATS = [
     Format(
         "wandb", "W&B history export (CSV with _step; verl, TRL or any logger's metrics)",
         rank=230, read=_read,
-        csv=lambda ev: ev.table_kind is None and ev.metric_error is None and "_step" in ev.header,
+        csv=lambda ev: _plain(ev) and "_step" in ev.header,
     ),
     Format(
         "metrics-csv", "per-step metric log (CSV with a step column)", rank=240, read=_read,
-        csv=lambda ev: ev.table_kind == "metrics-csv"
-        or (ev.table_kind is None and ev.metric_error is None),
+        csv=lambda ev: long_tables.kind_of(ev) == "metrics-csv" or _plain(ev),
+    ),
+    Format(
+        "runs-table",
+        "table of several runs (a row per run and step; the run named by a column: "
+        + ", ".join(long_tables.RUN_NAMES) + ", or --map run=COLUMN)",
+        rank=220, csv=lambda ev: long_tables.kind_of(ev) == "runs-table", runs=_runs_table,
     ),
 ]  # fmt: skip

@@ -17,7 +17,6 @@ import polars as pl
 
 from helpers.errors import DataError
 from helpers.runs.readers._common import regular_file
-from helpers.runs.readers.format import Format
 from helpers.runs.readers.protobuf import fields, varint
 
 NAME_MARK = ".tfevents."  # in every event file's name, which ends in the writer's host name
@@ -265,17 +264,8 @@ def wide(path: Path, files: list[Path] | None = None) -> pl.DataFrame:
     return table.join(lines, on="step").sort("step")
 
 
-# ---- the format -------------------------------------------------------------------------------
-
-
-def _read(path: Path, where) -> object:
-    from helpers.runs.readers.metrics import metric_log
-
-    return metric_log(path, where.kind, where.options)
-
-
-def _runs(path: Path, mapping: dict) -> list:
-    """A folder of event files: a run per folder that holds scalars."""
+def store_runs(path: Path, mapping: dict) -> list:
+    """A folder of event files as a tracker's store: a run per folder that holds scalars."""
     found = []
     for folder, files in runs(path):
         table = wide(folder, files)
@@ -283,15 +273,3 @@ def _runs(path: Path, mapping: dict) -> list:
             name = folder.relative_to(path).as_posix() if folder != path else folder.name
             found.append((name, (), lambda t=table: (t, [])))
     return found
-
-
-FORMAT = Format(
-    "tensorboard",
-    "TensorBoard event files (scalars; Trainer/TRL tags train/... and eval/...)",
-    rank=10,
-    read=_read,
-    folder=lambda ev: any(map(is_event_file, ev.files)),
-    magic=lambda ev: is_event_file(ev.path),  # by content: the name ends in the host's name
-    runs=_runs,
-    store_file=False,
-)
