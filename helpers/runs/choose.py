@@ -271,90 +271,100 @@ def _chart_of(runs, files, benchmarks, columns, title, problems) -> tuple[object
         raise DataError(files[0], f"files of one format; got {detail}")
     kind = kinds.pop()
     if kind == "models":
-        models = pl.concat([r.models for r in runs], how="diagonal_relaxed")
-        if models["size_b"].null_count():  # no size for some: a leaderboard, ranked
-            from helpers.runs.leaderboard import leaderboard
-
-            table, notes = leaderboard(models, problems)
-            named = files[0].stem if len(files) == 1 else files[0].parent.name
-            drawn = table.filter(pl.col("rank") <= drawable.MAX_GROUPS)
-            if benchmarks is None:
-                shown = drawable.panels(drawn, "benchmark")
-                drawn, notes = shown.frame, notes + shown.notes
-            chart = later(
-                "leaderboard",
-                drawn,
-                title=title or f"{named}: models ranked per benchmark",
-                notes=notes,
-                columns=min(columns, 3),
-            )
-            return chart, table
-        table = summarise.size_table(models)
-        shown = drawable.panels(table, "benchmark")
-        models = drawable.thin(
-            shown.frame, "size_b", ("benchmark", "kind"), what="model sizes", per="panel"
-        )
-        chart = later(
-            "accuracy_vs_size",
-            models.frame,
-            title=title or "Accuracy against model size",
-            columns=columns,
-            notes=shown.notes + models.notes,
-        )
-        return chart, table
+        return _models_chart(runs, files, benchmarks, columns, title, problems)
     # a chart is titled with the run's name where its log names it (a W&B run folder is
     # `run-20251130_144822-<id>`, an MLflow store `mlruns`), else with the file's
     named = runs[0].run if len(runs) == 1 and runs[0].run else None
     if kind == "scores":
-        curves, order, table = score_logs.score_curves(runs, benchmarks)
-        training = all(r.kind == "training score" for r in runs if r.scores is not None)
-        one = table["step"].is_null().all() or (table["step"].n_unique() == 1 and not training)
-        if one:  # one evaluation: a point per benchmark
-            table = table.rename({"score": "accuracy"})
-            step = table["step"][0]
-            named = named or (files[0].stem if len(files) == 1 else files[0].parent.name)
-            at = "" if step is None else f", step {step}"
-            chart = _by_group(
-                table,
-                "benchmark",
-                title or f"Accuracy by benchmark ({named}{at})",
-                notes=[
-                    _band_note(table).replace("bands:", "lines:").replace("no band", "no line"),
-                    *score_logs.mean_note(table, "line"),
-                ],
-            )
-            return chart, table
-        what = "training score (on training batches)" if training else "accuracy"
-        has_tokens = "tokens" in table.columns
-        band = (
-            "training scores: no band (the log does not say how many prompts a batch held)"
-            if training
-            else _band_note(table)
-        )
-        subtitle = [band] + (
-            ["response length matched to the nearest earlier step"] if has_tokens else []
-        )
-        subtitle += score_logs.mean_note(table, "band")
-        if not training and table["benchmark"].str.ends_with(score_logs.TRAINING).any():
-            subtitle.append(
-                "panels '(training)': training scores, on training batches (no band: the log "
-                "does not say how many prompts a batch held)"
-            )
-        chart = _grid(
-            curves,
-            order,
-            subtitle,
-            title=title
-            or f"{named or files[0].stem}: {what}"
-            f"{' and response length' if has_tokens else ''} by step",
-            x_title="Step",
-            columns=columns,
-            y_title="Training score" if training else "Accuracy",
-        )
-        return chart, table
+        return _scores_chart(runs, files, benchmarks, columns, title, named)
     where = files[0] if len(files) == 1 else files[0].parent
     with reading(where):
         return _samples_chart(runs, files, where, benchmarks, columns, title, stated)
+
+
+def _models_chart(runs, files, benchmarks, columns, title, problems) -> tuple[object, pl.DataFrame]:
+    """Tables of models: accuracy against size, or where a size is unknown a leaderboard."""
+    models = pl.concat([r.models for r in runs], how="diagonal_relaxed")
+    if models["size_b"].null_count():  # no size for some: a leaderboard, ranked
+        from helpers.runs.leaderboard import leaderboard
+
+        table, notes = leaderboard(models, problems)
+        named = files[0].stem if len(files) == 1 else files[0].parent.name
+        drawn = table.filter(pl.col("rank") <= drawable.MAX_GROUPS)
+        if benchmarks is None:
+            shown = drawable.panels(drawn, "benchmark")
+            drawn, notes = shown.frame, notes + shown.notes
+        chart = later(
+            "leaderboard",
+            drawn,
+            title=title or f"{named}: models ranked per benchmark",
+            notes=notes,
+            columns=min(columns, 3),
+        )
+        return chart, table
+    table = summarise.size_table(models)
+    shown = drawable.panels(table, "benchmark")
+    models = drawable.thin(
+        shown.frame, "size_b", ("benchmark", "kind"), what="model sizes", per="panel"
+    )
+    chart = later(
+        "accuracy_vs_size",
+        models.frame,
+        title=title or "Accuracy against model size",
+        columns=columns,
+        notes=shown.notes + models.notes,
+    )
+    return chart, table
+
+
+def _scores_chart(runs, files, benchmarks, columns, title, named) -> tuple[object, pl.DataFrame]:
+    """Score logs: a point per benchmark for one evaluation, else the grid over steps."""
+    curves, order, table = score_logs.score_curves(runs, benchmarks)
+    training = all(r.kind == "training score" for r in runs if r.scores is not None)
+    one = table["step"].is_null().all() or (table["step"].n_unique() == 1 and not training)
+    if one:  # one evaluation: a point per benchmark
+        table = table.rename({"score": "accuracy"})
+        step = table["step"][0]
+        named = named or (files[0].stem if len(files) == 1 else files[0].parent.name)
+        at = "" if step is None else f", step {step}"
+        chart = _by_group(
+            table,
+            "benchmark",
+            title or f"Accuracy by benchmark ({named}{at})",
+            notes=[
+                _band_note(table).replace("bands:", "lines:").replace("no band", "no line"),
+                *score_logs.mean_note(table, "line"),
+            ],
+        )
+        return chart, table
+    what = "training score (on training batches)" if training else "accuracy"
+    has_tokens = "tokens" in table.columns
+    band = (
+        "training scores: no band (the log does not say how many prompts a batch held)"
+        if training
+        else _band_note(table)
+    )
+    subtitle = [band] + (
+        ["response length matched to the nearest earlier step"] if has_tokens else []
+    )
+    subtitle += score_logs.mean_note(table, "band")
+    if not training and table["benchmark"].str.ends_with(score_logs.TRAINING).any():
+        subtitle.append(
+            "panels '(training)': training scores, on training batches (no band: the log "
+            "does not say how many prompts a batch held)"
+        )
+    chart = _grid(
+        curves,
+        order,
+        subtitle,
+        title=title
+        or f"{named or files[0].stem}: {what}"
+        f"{' and response length' if has_tokens else ''} by step",
+        x_title="Step",
+        columns=columns,
+        y_title="Training score" if training else "Accuracy",
+    )
+    return chart, table
 
 
 def _samples_chart(

@@ -299,8 +299,50 @@ def compare(
         raise ValueError(f"checkpoint must be one of {CHECKPOINTS}; got {checkpoint!r}")
     engines.check(engine)
     stores: list[str] = []  # what was said of the runs of a store given as one input
-    reading = {"step_pattern": step_pattern, "mapping": mapping, "problems": problems}
-    entries, pins = _entries(runs, reading, stores)
+    options = {"step_pattern": step_pattern, "mapping": mapping, "problems": problems}
+    entries, pins = _entries(runs, options, stores)
+    names, first_path = _named(entries, baseline)
+    per_problem, scores, texts, status = _read(entries, benchmarks, options, engine)
+    per_problem = checkpoints.at_pins(per_problem, pins, first_path)
+    scores = checkpoints.at_pins(scores, pins, first_path)
+    seeds, means, curves, sample_runs = _curves(per_problem, scores, names, first_path)
+    notes: list[str] = stores
+    notes += [
+        f"{run}: the run did not finish ({said}): its scores are partial"
+        for run, said in status.items()
+    ]
+    pairing = _Pairing(
+        share=paired.shares(per_problem) if per_problem is not None else None,
+        seeds=seeds,
+        means=means,
+        best=checkpoints.best_steps(means) if checkpoint == "best" else None,
+        pins=pins,
+        sample_runs=sample_runs,
+        status=status,
+        seed_sd=seed_sd,
+        notes=notes,
+    )
+    for other in names[1:]:
+        pairing.compare(names[0], other, benchmarks, first_path[other])
+    if not pairing.rows:
+        raise DataError(first_path[names[1]], "a benchmark and step that both runs logged")
+    return Comparison(
+        runs=names,
+        checkpoint=checkpoint,
+        curves=curves,
+        differences=_differences(pairing.rows, adjust, seed_sd, checkpoint, notes),
+        problems=flipped.with_texts(flipped.view(pairing.flips, checkpoint), texts),
+        notes=notes,
+        logs={
+            name: [p.name if isinstance(p, Path) else p for n, _, p in entries if n == name]
+            for name in names
+        },
+        status=status,
+    )
+
+
+def _named(entries: list, baseline: str | None) -> tuple[list[str], dict]:
+    """The runs' names, the baseline first, and each run's first log (where errors point)."""
     names = list(dict.fromkeys(n for n, _, _ in entries))
     if len(names) < 2:
         where = entries[0][2] if entries else "(no input)"
@@ -311,11 +353,12 @@ def compare(
     if baseline not in names:
         raise DataError(entries[0][2], f"a baseline among the runs {names}", got=baseline)
     names = [baseline, *[n for n in names if n != baseline]]
-    first_path = {n: next(p for m, _, p in entries if m == n) for n in names}
-    options = {"step_pattern": step_pattern, "mapping": mapping, "problems": problems}
-    per_problem, scores, texts, status = _read(entries, benchmarks, options, engine)
-    per_problem = checkpoints.at_pins(per_problem, pins, first_path)
-    scores = checkpoints.at_pins(scores, pins, first_path)
+    return names, {n: next(p for m, _, p in entries if m == n) for n in names}
+
+
+def _curves(per_problem, scores, names: list[str], first_path: dict) -> tuple:
+    """Each run's curve per seed and across its seeds (both in `curves`), and the runs read
+    per sample."""
     # (the distinct names: a set of the column itself walked its 0.1M rows in Python)
     sample_runs = set(per_problem["run"].unique()) if per_problem is not None else set()
     score_runs = set(scores["run"].unique()) if scores is not None else set()
@@ -331,91 +374,131 @@ def compare(
     curves = pl.concat([seeds, means], how="diagonal_relaxed").sort(
         "kind", "run", "benchmark", "step", "seed", nulls_last=True
     )
-    notes: list[str] = stores
-    notes += [
-        f"{run}: the run did not finish ({said}): its scores are partial"
-        for run, said in status.items()
-    ]
-    rows, flips = [], []
-    if per_problem is not None:
-        share = paired.shares(per_problem)
-        # each run's rows by (run, benchmark, step), for the pairs compared one at a time:
-        # split when the first such pair comes (the split costs 0.1 ms per step and run)
-        at_step, none = {}, share.clear()
-    best = checkpoints.best_steps(means) if checkpoint == "best" else None
-    for other in names[1:]:
+    return seeds, means, curves, sample_runs
+
+
+@dataclass
+class _Pairing:
+    """The comparisons of one `compare` as they are made: a row per run pair, benchmark and
+    pair of steps (`rows`), the problems that flipped at each pair's last step (`flips`)."""
+
+    share: pl.DataFrame | None  # each (run, seed, benchmark, step, problem)'s share right
+    seeds: pl.DataFrame
+    means: pl.DataFrame
+    best: pl.DataFrame | None  # each run's best step per benchmark, with `checkpoint="best"`
+    pins: dict
+    sample_runs: set
+    status: dict
+    seed_sd: float | None
+    notes: list[str]
+    rows: list[dict] = field(default_factory=list)
+    flips: list[pl.DataFrame] = field(default_factory=list)
+    # each run's rows by (run, benchmark, step), for the pairs compared one at a time: split
+    # when the first such pair comes (the split costs 0.1 ms per step and run)
+    _at_step: dict | None = None
+
+    def compare(self, baseline: str, other: str, benchmarks, where) -> None:
+        """`other` against the baseline on every benchmark both logged."""
         label = f"{other} vs {baseline}"
+        seeds = self.seeds
         got = {r: set(seeds.filter(pl.col("run") == r)["benchmark"]) for r in (baseline, other)}
         order = list(benchmarks) if benchmarks else sorted(set(seeds["benchmark"]))
         shared = [b for b in order if b in got[baseline] & got[other]]
         if not shared:
             raise DataError(
-                first_path[other],
+                where,
                 f"a benchmark shared with the baseline {baseline!r} ({sorted(got[baseline])})",
                 got=sorted(got[other]),
             )
         for only in sorted((got[baseline] | got[other]) - set(shared)):
-            notes.append(f"{label}: {only} is in one run only, not compared")
+            self.notes.append(f"{label}: {only} is in one run only, not compared")
         for b in shared:
-            if best is not None:
-                pick = {
-                    r: best.filter(pl.col("run") == r, pl.col("benchmark") == b).row(0, named=True)
-                    for r in (baseline, other)
-                }
-                pairs = [(pick[baseline]["step"], pick[other]["step"])]
+            self._benchmark(baseline, other, b, label)
+
+    def _steps(self, baseline: str, other: str, b: str, label: str) -> tuple[list, dict | None]:
+        """The pairs of steps compared on `b` (the best ones, or every step both logged), and
+        with `checkpoint="best"` each run's pick."""
+        if self.best is not None:
+            best = self.best
+            pick = {
+                r: best.filter(pl.col("run") == r, pl.col("benchmark") == b).row(0, named=True)
+                for r in (baseline, other)
+            }
+            return [(pick[baseline]["step"], pick[other]["step"])], pick
+        means = self.means
+        steps = {
+            r: set(means.filter(pl.col("run") == r, pl.col("benchmark") == b)["step"])
+            for r in (baseline, other)
+        }
+        pairs = checkpoints.same_steps(
+            steps[baseline], steps[other], self.pins.get(baseline), self.pins.get(other)
+        )
+        if not pairs:
+            self.notes.append(f"{label}: {b} has no step in both runs, not compared")
+        return pairs, None
+
+    def _benchmark(self, baseline: str, other: str, b: str, label: str) -> None:
+        pairs, pick = self._steps(baseline, other, b, label)
+        if not pairs:
+            return
+        both_samples = baseline in self.sample_runs and other in self.sample_runs
+        # every pair of steps at once (accuracy, or mean reward where rewards are not 0/1)
+        fast = (
+            paired.paired_rows(self.share, baseline, other, b, pairs, self.seed_sd)
+            if both_samples
+            else None
+        )
+        for i, (sa, sb) in enumerate(pairs):
+            base = {"comparison": label, "run_a": baseline, "run_b": other, "benchmark": b}
+            base.update(step=sb if sa is None else sa if sb in (None, sa) else None)
+            base.update(step_a=sa, step_b=sb)
+            if both_samples:
+                row = self._paired(fast[i] if fast is not None else None, base, b, sa, sb,
+                                   last=i == len(pairs) - 1)  # fmt: skip
             else:
-                steps = {
-                    r: set(means.filter(pl.col("run") == r, pl.col("benchmark") == b)["step"])
-                    for r in (baseline, other)
-                }
-                pairs = checkpoints.same_steps(
-                    steps[baseline], steps[other], pins.get(baseline), pins.get(other)
-                )
-                if not pairs:
-                    notes.append(f"{label}: {b} has no step in both runs, not compared")
-                    continue
-            both_samples = baseline in sample_runs and other in sample_runs
-            # every pair of steps at once (accuracy, or mean reward where rewards are not 0/1)
-            fast = (
-                paired.paired_rows(share, baseline, other, b, pairs, seed_sd)
-                if both_samples
-                else None
-            )
-            for i, (sa, sb) in enumerate(pairs):
-                base = {"comparison": label, "run_a": baseline, "run_b": other, "benchmark": b}
-                base.update(step=sb if sa is None else sa if sb in (None, sa) else None)
-                base.update(step_a=sa, step_b=sb)
-                if both_samples:
-                    found = fast[i] if fast is not None else None
-                    if found is None:
-                        at_step = at_step or paired.by_step(share)
-                        a_rows = at_step.get((baseline, b, sa), none)
-                        b_rows = at_step.get((other, b, sb), none)
-                        reward = paired.partial(a_rows, b_rows)  # not 0/1: by mean reward
-                        found = paired.paired_row(a_rows, b_rows, reward=reward, seed_sd=seed_sd)
-                    row, view = found
-                    if row["problems"] == 0:
-                        notes.append(f"{label}: {b} shares no problem ids: compared unpaired")
-                    elif i == len(pairs) - 1:
-                        flips.append(view.with_columns(**{k: pl.lit(v) for k, v in base.items()}))
-                else:
-                    row = paired.score_row(seeds, baseline, other, b, sa, sb)
-                if best is not None and both_samples:
-                    value = "reward_share" if row.get("unit") == "mean reward" else "share"
-                    verdict = checkpoints.best_verdict(share, baseline, other, b, pairs[0], value)
-                    if verdict is not None:
-                        _selected(row, verdict, label, b, notes)
-                if best is not None:
-                    row.update(
-                        checkpoints_a=pick[baseline]["checkpoints"],
-                        checkpoints_b=pick[other]["checkpoints"],
-                        selection_bias_a=pick[baseline]["selection_bias"],
-                        selection_bias_b=pick[other]["selection_bias"],
-                    )
-                row.update(status_a=status.get(baseline), status_b=status.get(other))
-                rows.append({**base, **row})
-    if not rows:
-        raise DataError(first_path[names[1]], "a benchmark and step that both runs logged")
+                row = paired.score_row(self.seeds, baseline, other, b, sa, sb)
+            if pick is not None:
+                self._best(row, pick, baseline, other, b, pairs[0], label, both_samples)
+            row.update(status_a=self.status.get(baseline), status_b=self.status.get(other))
+            self.rows.append({**base, **row})
+
+    def _paired(self, found, base: dict, b: str, sa, sb, last: bool) -> dict:
+        """One paired comparison's row (computed here where the batch could not), and the
+        problems that flipped where it is the last pair of steps."""
+        baseline, other, label = base["run_a"], base["run_b"], base["comparison"]
+        if found is None:
+            self._at_step = self._at_step or paired.by_step(self.share)
+            none = self.share.clear()
+            a_rows = self._at_step.get((baseline, b, sa), none)
+            b_rows = self._at_step.get((other, b, sb), none)
+            reward = paired.partial(a_rows, b_rows)  # not 0/1: by mean reward
+            found = paired.paired_row(a_rows, b_rows, reward=reward, seed_sd=self.seed_sd)
+        row, view = found
+        if row["problems"] == 0:
+            self.notes.append(f"{label}: {b} shares no problem ids: compared unpaired")
+        elif last:
+            self.flips.append(view.with_columns(**{k: pl.lit(v) for k, v in base.items()}))
+        return row
+
+    def _best(self, row, pick, baseline, other, b, steps, label, both_samples) -> None:
+        """A best-checkpoint row: the selection-aware verdict (per-sample runs) and each run's
+        checkpoints and selection bias."""
+        if both_samples:
+            value = "reward_share" if row.get("unit") == "mean reward" else "share"
+            verdict = checkpoints.best_verdict(self.share, baseline, other, b, steps, value)
+            if verdict is not None:
+                _selected(row, verdict, label, b, self.notes)
+        row.update(
+            checkpoints_a=pick[baseline]["checkpoints"],
+            checkpoints_b=pick[other]["checkpoints"],
+            selection_bias_a=pick[baseline]["selection_bias"],
+            selection_bias_b=pick[other]["selection_bias"],
+        )
+
+
+def _differences(rows, adjust: str, seed_sd, checkpoint: str, notes: list[str]) -> pl.DataFrame:
+    """The rows as `Comparison.differences`: p-values adjusted over them all, the seeds said,
+    every column of DIFFERENCE_COLUMNS in its type."""
     _adjust(rows, adjust)
     _seed_notes(rows, seed_sd, notes)
     adjusted = [r["p_adjusted"] for r in rows]
@@ -427,7 +510,7 @@ def compare(
     rows = [{k: v for k, v in r.items() if k != "_at_level"} for r in rows]
     # accuracy differences are fractions; rewards that are not 0/1 say "mean reward"
     unit = pl.col("unit").fill_null("fraction") if "unit" in found else pl.lit("fraction")
-    differences = (
+    return (
         pl.DataFrame(rows, infer_schema_length=None)
         .with_columns(unit=unit)
         .with_columns(
@@ -437,17 +520,4 @@ def compare(
         )
         .with_columns(at=flipped.at_label(checkpoint))
         .select(list(DIFFERENCE_COLUMNS))
-    )
-    return Comparison(
-        runs=names,
-        checkpoint=checkpoint,
-        curves=curves,
-        differences=differences,
-        problems=flipped.with_texts(flipped.view(flips, checkpoint), texts),
-        notes=notes,
-        logs={
-            name: [p.name if isinstance(p, Path) else p for n, _, p in entries if n == name]
-            for name in names
-        },
-        status=status,
     )
