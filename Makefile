@@ -31,7 +31,7 @@ export OPENBLAS_NUM_THREADS ?= 1
 export OMP_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
 
-.PHONY: install report test nbval lab lint format clean rehash system bench
+.PHONY: install report test test-fast nbval lab lint format clean rehash system bench
 
 install: system $(STAMP)
 
@@ -66,6 +66,16 @@ report: install
 
 test: install
 	$(PY) -m pytest
+
+# The fast tier, for every edit (about 40 s on 2 cores): the readers, the statistics, the chart
+# specs and the package's shape; no notebook, browser, Spark, writer process or render.
+# `make test` (the README's and CI's command) runs these and everything else.
+FAST_TESTS := tests/test_stats.py tests/test_student_t.py tests/test_seeds.py \
+	tests/test_readers.py tests/test_summarise.py tests/test_leaderboards.py \
+	tests/test_long_tables.py tests/test_framework_logs.py tests/test_answer_dumps.py \
+	tests/test_architecture.py tests/test_charts.py
+test-fast: install
+	$(PY) -m pytest $(FAST_TESTS)
 
 # nbval itself on the committed notebooks (`make test` executes them once and checks the bytes,
 # which implies nbval's output comparison)
