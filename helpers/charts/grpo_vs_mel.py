@@ -126,6 +126,101 @@ def _smoothed(smoothed: pl.DataFrame, x: alt.X, colour: alt.Color, ydom) -> alt.
     )
 
 
+def _domains(fig: dict, points: pl.DataFrame, intervals: bool) -> tuple[list, list]:
+    """The x and y domains: as described, y widened to the points; with intervals, y from 0 to
+    the highest bar, and x wide enough that the nudged bars at the first and last steps stay
+    inside the plot, ticks and all."""
+    ydom = domain(fig["y_domain"], points["score"].to_list(), 0.02)
+    xdom = fig["x_domain"]
+    if intervals:
+        ydom = [0.0, max(ydom[1], points["hi"].max() + 0.02)]
+        xdom = [xdom[0] - 2 * NUDGE, xdom[1] + 2 * NUDGE]
+    return xdom, ydom
+
+
+def _placed(
+    curves: MethodCurves, points: pl.DataFrame, smoothed: pl.DataFrame | None, xdom, ydom
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The peaks and the stated ranges with their labels' positions: off the points, curves and
+    bars, and off each other."""
+    drawn = _drawn(points, smoothed)
+    xaxis, yaxis = place.Axis(xdom, WIDTH), place.Axis(ydom, HEIGHT, flip=True)
+    peaks = place.with_label_positions(
+        curves.peaks, "step", "score", "note", xaxis, yaxis, avoid=drawn, bold=True, centred=True
+    )
+    drawn += place.text_boxes(peaks["label_x"], peaks["label_y"], peaks["note"], bold=True)
+    stated = place.with_label_positions(
+        curves.stated.with_columns(note=pl.format("{} range, as described", "method")),
+        "step",
+        "range high",
+        "note",
+        xaxis,
+        yaxis,
+        avoid=drawn,
+        centred=True,
+    )
+    return peaks, stated
+
+
+def _by_method(channel, values: list[str]):
+    """A colour or shape channel per method (GRPO, MEL), in the one legend at the bottom
+    right."""
+    return channel.scale(domain=METHODS, range=values).legend(
+        title=None, orient="bottom-right", symbolOpacity=1
+    )
+
+
+def _axes(fig: dict, xdom, ydom) -> tuple[alt.X, alt.Y]:
+    """Step and score, the step ticks every 20 steps as described."""
+    x = (
+        alt.X("step:Q")
+        .title(fig["x_title"])
+        .scale(domain=xdom, nice=False)
+        .axis(values=list(range(fig["x_domain"][0], fig["x_domain"][1] + 1, 20)))  # as described
+    )
+    y = alt.Y("score:Q").title(fig["y_title"]).scale(domain=ydom, nice=False, zero=False)
+    return x, y
+
+
+def _lines(base: alt.Chart, x: alt.X, y: alt.Y, colour: alt.Color) -> alt.Chart:
+    """Each method's curve."""
+    return base.mark_line(strokeWidth=2).encode(x=x, y=y, color=colour).properties(name="lines")
+
+
+def _points(base: alt.Chart, x: alt.X, y: alt.Y, colour: alt.Color, shape: alt.Shape) -> alt.Chart:
+    """Each method's readings: GRPO circles, MEL triangles."""
+    return (
+        base.mark_point(filled=True, size=80, opacity=1)
+        .encode(
+            x=x,
+            y=y,
+            color=colour,
+            shape=shape,
+            tooltip=[
+                tip("method:N", "Method"),
+                tip("step:Q", "Step"),
+                tip("score:Q", "Score", ".2f"),
+                HOW_READ,
+            ],
+        )
+        .properties(name="points")
+    )
+
+
+def _added(intervals: bool, smoothed: pl.DataFrame | None) -> list[tuple[str, str]]:
+    """What the title names as added to the chart as described, with the subtitle's line."""
+    added = []
+    if intervals:
+        added.append(
+            ("95% intervals", "error bars: Wilson 95% intervals, counting the benchmark's problems")
+        )
+    if smoothed is not None:
+        added.append(
+            ("smoothed curves", "dashed: bias-corrected exponential moving average of each curve")
+        )
+    return added
+
+
 def grpo_vs_mel(curves: MethodCurves, *, smoothed: pl.DataFrame | None = None) -> alt.LayerChart:
     """004: validation score against training step, GRPO blue circles and MEL red triangles (a
     legend names them), each curve's peak annotated, and the one stated range (GRPO, steps
@@ -156,81 +251,25 @@ def grpo_vs_mel(curves: MethodCurves, *, smoothed: pl.DataFrame | None = None) -
     """
     fig = data.figure("grpo_vs_mel")
     points = curves.points.with_columns(reading=reading("grpo_vs_mel", "score"))
-    ydom = domain(fig["y_domain"], points["score"].to_list(), 0.02)
     intervals = "hi" in points.columns
-    xdom = fig["x_domain"]
-    if intervals:
-        ydom = [0.0, max(ydom[1], points["hi"].max() + 0.02)]
-        # the nudged bars at the first and last steps stay inside the plot, ticks and all
-        xdom = [xdom[0] - 2 * NUDGE, xdom[1] + 2 * NUDGE]
+    xdom, ydom = _domains(fig, points, intervals)
     # the annotations keep off the points, curves and bars, and off each other
-    drawn = _drawn(points, smoothed)
-    xaxis, yaxis = place.Axis(xdom, WIDTH), place.Axis(ydom, HEIGHT, flip=True)
-    peaks = place.with_label_positions(
-        curves.peaks, "step", "score", "note", xaxis, yaxis, avoid=drawn, bold=True, centred=True
-    )
-    drawn += place.text_boxes(peaks["label_x"], peaks["label_y"], peaks["note"], bold=True)
-    stated = place.with_label_positions(
-        curves.stated.with_columns(note=pl.format("{} range, as described", "method")),
-        "step",
-        "range high",
-        "note",
-        xaxis,
-        yaxis,
-        avoid=drawn,
-        centred=True,
-    )
-    colour = (
-        alt.Color("method:N")
-        .scale(domain=METHODS, range=[COLOURS[m] for m in METHODS])
-        .legend(title=None, orient="bottom-right", symbolOpacity=1)
-    )
-    shape = (
-        alt.Shape("method:N")
-        .scale(domain=METHODS, range=[METHOD_SHAPES[m] for m in METHODS])
-        .legend(title=None, orient="bottom-right", symbolOpacity=1)
-    )
-    x = (
-        alt.X("step:Q")
-        .title(fig["x_title"])
-        .scale(domain=xdom, nice=False)
-        .axis(values=list(range(fig["x_domain"][0], fig["x_domain"][1] + 1, 20)))  # as described
-    )
-    y = alt.Y("score:Q").title(fig["y_title"]).scale(domain=ydom, nice=False, zero=False)
+    peaks, stated = _placed(curves, points, smoothed, xdom, ydom)
+    colour = _by_method(alt.Color("method:N"), [COLOURS[m] for m in METHODS])
+    shape = _by_method(alt.Shape("method:N"), [METHOD_SHAPES[m] for m in METHODS])
+    x, y = _axes(fig, xdom, ydom)
     base = alt.Chart(points)
-    lines = base.mark_line(strokeWidth=2).encode(x=x, y=y, color=colour).properties(name="lines")
-    marks = (
-        base.mark_point(filled=True, size=80, opacity=1)
-        .encode(
-            x=x,
-            y=y,
-            color=colour,
-            shape=shape,
-            tooltip=[
-                tip("method:N", "Method"),
-                tip("step:Q", "Step"),
-                tip("score:Q", "Score", ".2f"),
-                HOW_READ,
-            ],
-        )
-        .properties(name="points")
-    )
     layers: list[alt.Chart] = [_stated(curves.stated, colour, xdom, ydom)]
     if intervals:
         layers.append(_intervals(base, colour, fig, xdom, ydom))
     if smoothed is not None:
         layers.append(_smoothed(smoothed, x, colour, ydom))
-    added = []
-    if intervals:
-        added.append(
-            ("95% intervals", "error bars: Wilson 95% intervals, counting the benchmark's problems")
-        )
-    if smoothed is not None:
-        added.append(
-            ("smoothed curves", "dashed: bias-corrected exponential moving average of each curve")
-        )
-    peak_labels = _peak_labels(peaks, colour, xdom, ydom)
-    labels = _stated_labels(stated, colour, xdom, ydom)
-    return alt.layer(*layers, lines, marks, *peak_labels, labels).properties(
-        title=heading(fig, added, centred=True), width=WIDTH, height=HEIGHT
+    return alt.layer(
+        *layers,
+        _lines(base, x, y, colour),
+        _points(base, x, y, colour, shape),
+        *_peak_labels(peaks, colour, xdom, ydom),
+        _stated_labels(stated, colour, xdom, ydom),
+    ).properties(
+        title=heading(fig, _added(intervals, smoothed), centred=True), width=WIDTH, height=HEIGHT
     )

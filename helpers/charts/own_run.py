@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import altair as alt
 import polars as pl
@@ -137,95 +138,177 @@ def run_grid(
     curves carry a `smoothed` column (a moving average, computed before), it is drawn solid
     over the logged points, which fade.
     """
-    extra = curves.select("smoothed") if "smoothed" in curves.columns else None
-    curves = tidy_curves(curves)
-    if extra is not None:
-        curves = curves.with_columns(extra.cast(pl.Float64))
+    curves = _tidy_keeping_smoothed(curves)
     names = list(order) if order is not None else curves["benchmark"].unique(maintain_order=True)
     names = [n for n in names if n in set(curves["benchmark"])]
     # one row per panel and step, accuracy and length side by side (half the rows of the tidy
     # table, and no metric name in each); panels picked by number, never by name: a name from
     # someone's log (a quote, a line separator) must not end up inside a Vega expression
     data = _panel_rows(curves, names)
+    look = _grid_look(data, x_title=x_title, y_title=y_title, columns=columns, points=points)
+    has_length = data["tokens"].is_not_null().any()
+    units = [
+        _unit(
+            look,
+            data.filter(pl.col("panel") == i),
+            i,
+            name,
+            first=i % columns == 0,
+            lowest=i + columns >= len(names),
+            has_length=has_length,
+        )
+        for i, name in enumerate(names)
+    ]
+    heading = alt.Title(title, subtitle=subtitle)
+    return alt.concat(*units, columns=columns, data=data, spacing=PANEL_SPACING, title=heading)
+
+
+def _tidy_keeping_smoothed(curves: pl.DataFrame) -> pl.DataFrame:
+    """`tidy_curves`, keeping a `smoothed` column where the curves carry one."""
+    extra = curves.select("smoothed") if "smoothed" in curves.columns else None
+    curves = tidy_curves(curves)
+    if extra is not None:
+        curves = curves.with_columns(extra.cast(pl.Float64))
+    return curves
+
+
+class _Look(NamedTuple):
+    """What every panel of `run_grid` draws with: each encoding in its two forms, titled (on
+    the first column or lowest row) or not, the markers, tooltips and the panel width."""
+
+    x_by: dict[bool, alt.X]
+    y_by: dict[bool, alt.Y]
+    band_by: dict[bool, alt.Y]
+    tokens_by: dict[bool, alt.Y]
+    y_title: str
+    marker: alt.OverlayMarkDef | bool
+    length_marker: alt.OverlayMarkDef
+    tips: list[alt.Tooltip]
+    accuracy_tips: list[alt.Tooltip]
+    length_tips: list[alt.Tooltip]
+    width: int
+
+
+def _grid_look(
+    data: pl.DataFrame, *, x_title: str, y_title: str, columns: int, points: bool
+) -> _Look:
+    """The encodings, markers and tooltips of `run_grid`'s panels, each built once in its two
+    forms: altair's method syntax costs a millisecond a call, and 13 panels made hundreds."""
     steps = data["iteration"].drop_nulls()
     x = alt.X("iteration:Q").scale(
         domain=[float(steps.min()), float(steps.max())] if steps.len() else None, nice=False
     )
-    percent = y_title == "Accuracy"
-    acc_format = ".0%" if percent else "~g"
-    has_length = data["tokens"].is_not_null().any()
-    width = panel_width(columns)
+    acc_format = ".0%" if y_title == "Accuracy" else "~g"
     blue, orange = COLOURS["accuracy"], COLOURS["token length"]
-    marker = alt.OverlayMarkDef(filled=True, size=24, color=blue) if points else False
-    length_marker = alt.OverlayMarkDef(filled=True, size=24, color=orange)
     tips = curve_tips(x_title)
-    # each encoding built once in its two forms (titled on the first column or lowest row, or
-    # not): altair's method syntax costs a millisecond a call, and 13 panels made hundreds
-    x_by = {shown: x.title(x_title if shown else None) for shown in (True, False)}
-    y_by = {
-        shown: alt.Y("value:Q")
-        .title(y_title if shown else None)
-        .scale(zero=False)
-        .axis(format=acc_format, labelFlush=True)
-        for shown in (True, False)
-    }
-    band_by = {shown: alt.Y("lo:Q").title(y_title if shown else None) for shown in (True, False)}
-    tokens_by = {
-        shown: alt.Y("tokens:Q")
-        .title("Mean tokens" if shown else None)
-        .scale(zero=False)
-        .axis(format="~s", tickCount=3, labelFlush=True)
-        for shown in (True, False)
-    }
-    accuracy_tips = [*tips, *with_interval("value", ".3f", y_title)]
-    length_tips = [*tips, tip("tokens:Q", "Mean response length (tokens)", ",.0f")]
-    units = []
-    for i, name in enumerate(names):
-        rows = data.filter(pl.col("panel") == i)
-        first, lowest = i % columns == 0, i + columns >= len(names)
-        shows_length = has_length and rows["tokens"].is_not_null().any()
-        panel = alt.datum.panel == i
-        base = alt.Chart().transform_filter(panel).encode(x=x_by[lowest and not shows_length])
-        layers = []
-        if rows["lo"].is_not_null().any():
-            layers.append(
-                base.transform_filter(alt.expr.isValid(alt.datum.lo))
-                .mark_area(opacity=0.22, color=blue)
-                .encode(y=band_by[first], y2=alt.Y2("hi:Q"))
-                .properties(name=f"band {i}")
-            )
-        smooth = "smoothed" in rows.columns and rows["smoothed"].is_not_null().any()
-        faint = {"opacity": 0.3} if smooth else {}  # the logged points under their average
-        layers.append(
-            base.transform_filter(alt.expr.isValid(alt.datum.value))
-            .mark_line(point=marker, strokeWidth=1.6, color=blue, **faint)
-            .encode(y=y_by[first], tooltip=accuracy_tips)
-            .properties(name=f"accuracy {i}")
+    return _Look(
+        x_by={shown: x.title(x_title if shown else None) for shown in (True, False)},
+        y_by={
+            shown: alt.Y("value:Q")
+            .title(y_title if shown else None)
+            .scale(zero=False)
+            .axis(format=acc_format, labelFlush=True)
+            for shown in (True, False)
+        },
+        band_by={shown: alt.Y("lo:Q").title(y_title if shown else None) for shown in (True, False)},
+        tokens_by={
+            shown: alt.Y("tokens:Q")
+            .title("Mean tokens" if shown else None)
+            .scale(zero=False)
+            .axis(format="~s", tickCount=3, labelFlush=True)
+            for shown in (True, False)
+        },
+        y_title=y_title,
+        marker=alt.OverlayMarkDef(filled=True, size=24, color=blue) if points else False,
+        length_marker=alt.OverlayMarkDef(filled=True, size=24, color=orange),
+        tips=tips,
+        accuracy_tips=[*tips, *with_interval("value", ".3f", y_title)],
+        length_tips=[*tips, tip("tokens:Q", "Mean response length (tokens)", ",.0f")],
+        width=panel_width(columns),
+    )
+
+
+def _unit(
+    look: _Look,
+    rows: pl.DataFrame,
+    i: int,
+    name: str,
+    *,
+    first: bool,
+    lowest: bool,
+    has_length: bool,
+) -> alt.LayerChart | alt.VConcatChart:
+    """Panel `i` (its `rows`): accuracy, above its mean length where it has one; y titled on
+    the first column, x on the lowest panel of its column."""
+    shows_length = has_length and rows["tokens"].is_not_null().any()
+    panel = alt.datum.panel == i
+    accuracy = _accuracy(look, rows, i, name, panel, lowest and not shows_length, first)
+    if not shows_length:
+        return accuracy
+    return alt.vconcat(accuracy, _length(look, i, panel, lowest, first), spacing=6)
+
+
+def _accuracy(
+    look: _Look, rows: pl.DataFrame, i: int, name: str, panel, x_shown: bool, first: bool
+) -> alt.LayerChart:
+    """Panel `i`'s accuracy: its band where it has one, the curve as logged, and its moving
+    average over it where the curves carry one (the logged points then fade)."""
+    base = alt.Chart().transform_filter(panel).encode(x=look.x_by[x_shown])
+    layers = []
+    if rows["lo"].is_not_null().any():
+        layers.append(_band(look, base, i, first))
+    smooth = "smoothed" in rows.columns and rows["smoothed"].is_not_null().any()
+    layers.append(_logged(look, base, i, first, faint=smooth))
+    if smooth:
+        layers.append(_average(look, base, i, first))
+    return alt.layer(*layers, title=name, width=look.width, height=110)
+
+
+def _band(look: _Look, base: alt.Chart, i: int, first: bool) -> alt.Chart:
+    """The accuracy's 95% band, where a step has one."""
+    return (
+        base.transform_filter(alt.expr.isValid(alt.datum.lo))
+        .mark_area(opacity=0.22, color=COLOURS["accuracy"])
+        .encode(y=look.band_by[first], y2=alt.Y2("hi:Q"))
+        .properties(name=f"band {i}")
+    )
+
+
+def _logged(look: _Look, base: alt.Chart, i: int, first: bool, *, faint: bool) -> alt.Chart:
+    """The accuracy as logged; faint under its moving average."""
+    opacity = {"opacity": 0.3} if faint else {}  # the logged points under their average
+    return (
+        base.transform_filter(alt.expr.isValid(alt.datum.value))
+        .mark_line(point=look.marker, strokeWidth=1.6, color=COLOURS["accuracy"], **opacity)
+        .encode(y=look.y_by[first], tooltip=look.accuracy_tips)
+        .properties(name=f"accuracy {i}")
+    )
+
+
+def _average(look: _Look, base: alt.Chart, i: int, first: bool) -> alt.Chart:
+    """The accuracy's moving average, solid."""
+    return (
+        base.transform_filter(alt.expr.isValid(alt.datum.smoothed))
+        .mark_line(strokeWidth=2.2, color=COLOURS["accuracy"])
+        .encode(
+            y=alt.Y("smoothed:Q").title(look.y_title if first else None),
+            tooltip=[*look.tips, tip("smoothed:Q", "Moving average", ".3f")],
         )
-        if smooth:
-            layers.append(
-                base.transform_filter(alt.expr.isValid(alt.datum.smoothed))
-                .mark_line(strokeWidth=2.2, color=blue)
-                .encode(
-                    y=alt.Y("smoothed:Q").title(y_title if first else None),
-                    tooltip=[*tips, tip("smoothed:Q", "Moving average", ".3f")],
-                )
-                .properties(name=f"smoothed {i}")
-            )
-        accuracy = alt.layer(*layers, title=name, width=width, height=110)
-        if not shows_length:
-            units.append(accuracy)
-            continue
-        length = (
-            alt.Chart()
-            .transform_filter(panel & alt.expr.isValid(alt.datum.tokens))
-            .mark_line(point=marker and length_marker, strokeWidth=1.6, color=orange)
-            .encode(x=x_by[lowest], y=tokens_by[first], tooltip=length_tips)
-            .properties(name=f"length {i}", width=width, height=65)
+        .properties(name=f"smoothed {i}")
+    )
+
+
+def _length(look: _Look, i: int, panel, x_shown: bool, first: bool) -> alt.Chart:
+    """Panel `i`'s mean response length, below its accuracy."""
+    return (
+        alt.Chart()
+        .transform_filter(panel & alt.expr.isValid(alt.datum.tokens))
+        .mark_line(
+            point=look.marker and look.length_marker, strokeWidth=1.6, color=COLOURS["token length"]
         )
-        units.append(alt.vconcat(accuracy, length, spacing=6))
-    heading = alt.Title(title, subtitle=subtitle)
-    return alt.concat(*units, columns=columns, data=data, spacing=PANEL_SPACING, title=heading)
+        .encode(x=look.x_by[x_shown], y=look.tokens_by[first], tooltip=look.length_tips)
+        .properties(name=f"length {i}", width=look.width, height=65)
+    )
 
 
 def _panel_rows(curves: pl.DataFrame, names: list[str]) -> pl.DataFrame:

@@ -60,7 +60,23 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
         reading=reading("prm_data_scaling", "accuracy"),
     )
     y = alt.Y("accuracy:Q").title(fig["y_title"]).scale(domain=ydom, nice=False, zero=False)
-    tooltip = [
+    left = _samples_panel(
+        df.filter(pl.col("panel") == "training samples"),
+        fig["panels"]["training samples"],
+        fit,
+        y,
+        ydom,
+    )
+    right = _size_panel(
+        df.filter(pl.col("panel") == "PRM size"), fig["panels"]["PRM size"], y, ydom
+    )
+    added = [FIT] if fit is not None else []
+    return alt.hconcat(left, right).properties(title=heading(fig, added))
+
+
+def _tooltip() -> list[alt.Tooltip]:
+    """A reading's tooltip lines."""
+    return [
         tip("series:N", "Series"),
         tip("x_label:N", "Training data"),
         PERCENT_ACCURACY,
@@ -68,14 +84,29 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
         HOW_READ,
     ]
 
-    # left panel
-    left_fig = fig["panels"]["training samples"]
-    left = df.filter(pl.col("panel") == "training samples")
+
+def _samples_panel(
+    left: pl.DataFrame, left_fig: dict, fit: pl.DataFrame | None, y: alt.Y, ydom
+) -> alt.LayerChart:
+    """The left panel: accuracy against training samples (log axis), the extrapolated reading
+    hollow and dashed, each series named once; the fit and its band under them where given."""
     xdom = [700, 85000]
     line = left.filter(pl.col("marker") == "line").sort("training_samples")
-    bridge = line.tail(2)
-    ceiling = alt.Chart(pl.DataFrame({"y": [100.0], "x": [xdom[0]], "note": [CEILING]}))
-    # each series named once, at its last stated point; the extrapolated reading as such
+    names = _series_names(left, line, fit, xdom, ydom)
+    x = _samples_axis(left_fig, xdom)
+    layers = [] if fit is None else _fit_layers(fit, xdom, ydom)
+    return alt.layer(
+        *layers,
+        *_readings(left, line, x, y),
+        *text_layers(names, "label", xdom, ydom, xscale="log"),
+    ).properties(width=PANEL_W, height=PANEL_H, title=left_fig["x_title"])
+
+
+def _series_names(
+    left: pl.DataFrame, line: pl.DataFrame, fit: pl.DataFrame | None, xdom, ydom
+) -> pl.DataFrame:
+    """Each series named once, at its last stated point, and the extrapolated reading as such;
+    placed off the points, the line, and the fit and the ceiling where drawn."""
     names = left.with_columns(
         label=pl.when(pl.col("status") == "extrapolated")
         .then(pl.lit("extrapolated"))
@@ -90,7 +121,7 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
             drawn += place.hrules([100.0], xdom) + place.text_boxes(
                 [xdom[0]], [100.0], [CEILING], align="left", baseline="bottom", dx=4, dy=-2
             )
-    names = with_label_positions(
+    return with_label_positions(
         names,
         "training_samples",
         "accuracy",
@@ -99,16 +130,26 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
         Axis(ydom, PANEL_H, flip=True),
         avoid=drawn,
     )
+
+
+def _samples_axis(left_fig: dict, xdom) -> alt.X:
+    """Training samples on a log axis, ticked and labelled as described (1k, 59k)."""
     expr = " : ".join(
         f"datum.value == {v} ? '{lab}'"
         for v, lab in zip(left_fig["x_ticks"], left_fig["x_labels"], strict=True)
     )
-    x = (
+    return (
         alt.X("training_samples:Q")
         .title(left_fig["x_title"])
         .scale(type="log", domain=xdom, nice=False)
         .axis(values=left_fig["x_ticks"], labelExpr=expr + " : ''", grid=True)
     )
+
+
+def _readings(left: pl.DataFrame, line: pl.DataFrame, x: alt.X, y: alt.Y) -> list[alt.Chart]:
+    """The line through the stated readings, dashed on to the extrapolated one; the stated
+    readings filled, the extrapolated one hollow."""
+    shape = alt.Shape("shape:N").scale(None)
     colour = alt.Color("hex:N").scale(None)
     base = alt.Chart(left)
     stated_line = (
@@ -117,60 +158,70 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
         .encode(x=x, y=y)
     )
     extrapolated_line = (
-        alt.Chart(bridge).mark_line(color=DESCRIBED["blue"], strokeDash=[5, 4]).encode(x=x, y=y)
+        alt.Chart(line.tail(2))
+        .mark_line(color=DESCRIBED["blue"], strokeDash=[5, 4])
+        .encode(x=x, y=y)
     )
     stated = (
         base.transform_filter(alt.datum.status == "stated")
         .mark_point(filled=True, size=90, opacity=1)
-        .encode(x=x, y=y, color=colour, shape=alt.Shape("shape:N").scale(None), tooltip=tooltip)
+        .encode(x=x, y=y, color=colour, shape=shape, tooltip=_tooltip())
     )
     extrapolated = (
         base.transform_filter(alt.datum.status == "extrapolated")
         .mark_point(filled=False, size=90, strokeWidth=2, opacity=1)
-        .encode(x=x, y=y, color=colour, shape=alt.Shape("shape:N").scale(None), tooltip=tooltip)
+        .encode(x=x, y=y, color=colour, shape=shape, tooltip=_tooltip())
     )
-    label_layers = text_layers(names, "label", xdom, ydom, xscale="log")
-    layers: list[alt.Chart] = []
-    if fit is not None:
-        band = alt.Chart(fit).encode(x=alt.X("samples:Q").scale(type="log", domain=xdom))
+    return [stated_line, extrapolated_line, stated, extrapolated]
+
+
+def _fit_layers(fit: pl.DataFrame, xdom, ydom) -> list[alt.Chart]:
+    """The fit's 95% band and its dotted line; where the band passes what an accuracy can
+    reach, a rule at 100% that says so."""
+    band = alt.Chart(fit).encode(x=alt.X("samples:Q").scale(type="log", domain=xdom))
+    layers = [
+        band.mark_area(opacity=0.15, color=COLOURS["described"], clip=True).encode(
+            y=alt.Y("lo:Q").scale(domain=ydom), y2="hi:Q"
+        ),
+        band.mark_line(color=COLOURS["described"], strokeDash=[2, 2], clip=True).encode(
+            y=alt.Y("mean:Q").scale(domain=ydom)
+        ),
+    ]
+    if ydom[1] > 100:  # where the band passes what an accuracy can reach, say so
+        ceiling = alt.Chart(pl.DataFrame({"y": [100.0], "x": [xdom[0]], "note": [CEILING]}))
         layers += [
-            band.mark_area(opacity=0.15, color=COLOURS["described"], clip=True).encode(
-                y=alt.Y("lo:Q").scale(domain=ydom), y2="hi:Q"
+            ceiling.mark_rule(color="#888888", strokeWidth=1).encode(
+                y=alt.Y("y:Q").scale(domain=ydom)
             ),
-            band.mark_line(color=COLOURS["described"], strokeDash=[2, 2], clip=True).encode(
-                y=alt.Y("mean:Q").scale(domain=ydom)
+            ceiling.mark_text(align="left", baseline="bottom", dx=4, dy=-2, color="#555555").encode(
+                x=alt.X("x:Q").scale(type="log", domain=xdom), y="y:Q", text="note:N"
             ),
         ]
-        if ydom[1] > 100:  # where the band passes what an accuracy can reach, say so
-            layers += [
-                ceiling.mark_rule(color="#888888", strokeWidth=1).encode(
-                    y=alt.Y("y:Q").scale(domain=ydom)
-                ),
-                ceiling.mark_text(
-                    align="left", baseline="bottom", dx=4, dy=-2, color="#555555"
-                ).encode(x=alt.X("x:Q").scale(type="log", domain=xdom), y="y:Q", text="note:N"),
-            ]
-    left_chart = alt.layer(
-        *layers, stated_line, extrapolated_line, stated, extrapolated, *label_layers
-    ).properties(width=PANEL_W, height=PANEL_H, title=left_fig["x_title"])
+    return layers
 
-    # right panel
-    right_fig = fig["panels"]["PRM size"]
+
+def _size_panel(right: pl.DataFrame, right_fig: dict, y: alt.Y, ydom) -> alt.LayerChart:
+    """The right panel: accuracy against PRM parameter size (categories as described), each
+    point named."""
     cats = right_fig["x_categories"]
-    right = df.filter(pl.col("panel") == "PRM size").with_columns(
+    right = right.with_columns(
         pos=pl.col("x_label").replace_strict(cats, list(range(len(cats)))).cast(pl.Float64)
     )
     rx, rdom = index_axis(cats, right_fig["x_title"], pad=0.5)
     right = with_label_positions(
         right, "pos", "accuracy", "series", Axis(rdom, PANEL_W), Axis(ydom, PANEL_H, flip=True)
     )
-    rbase = alt.Chart(right)
-    rpoints = rbase.mark_point(filled=True, size=90, opacity=1).encode(
-        x=rx, y=y, color=colour, shape=alt.Shape("shape:N").scale(None), tooltip=tooltip
+    points = (
+        alt.Chart(right)
+        .mark_point(filled=True, size=90, opacity=1)
+        .encode(
+            x=rx,
+            y=y,
+            color=alt.Color("hex:N").scale(None),
+            shape=alt.Shape("shape:N").scale(None),
+            tooltip=_tooltip(),
+        )
     )
-    rlabels = text_layers(right, "series", rdom, ydom)
-    right_chart = alt.layer(rpoints, *rlabels).properties(
+    return alt.layer(points, *text_layers(right, "series", rdom, ydom)).properties(
         width=PANEL_W, height=PANEL_H, title=right_fig["x_title"]
     )
-    added = [FIT] if fit is not None else []
-    return alt.hconcat(left_chart, right_chart).properties(title=heading(fig, added))

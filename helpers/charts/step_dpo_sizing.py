@@ -53,7 +53,7 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
     fig = data.figure("step_dpo_sizing")
     sizes = fig["x_categories"]
     points = df.filter(pl.col("kind") == "point").with_columns(
-        pos=pl.col("model_size").replace_strict(sizes, list(range(len(sizes)))).cast(pl.Float64),
+        pos=_position(sizes),
         hex=pl.col("colour").replace_strict(DESCRIBED),
         shape=pl.col("marker").replace_strict(MARKER_SHAPES),
         reading=reading("step_dpo_sizing", "accuracy"),
@@ -62,43 +62,76 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
     rules = df.filter(pl.col("kind") == "baseline").with_columns(left=pl.lit(xdom[0] + 0.05))
     ydom = domain(fig["y_domain"], points["accuracy"].to_list(), 1)
     if gains is not None:
-        gains = gains.with_columns(
-            pos=pl.col("model_size").replace_strict(sizes, list(range(len(sizes)))).cast(pl.Float64)
-        )
-    # names keep off the baselines, their names and the gain bars
+        gains = gains.with_columns(pos=_position(sizes))
+    points = _named_points(points, rules, gains, xdom, ydom)
+    layers = _baselines(rules, xdom, ydom)
+    if gains is not None:
+        layers += _gain_layers(gains, points, xdom, ydom)
+    plot = alt.layer(
+        *layers,
+        _markers(points, x, _accuracy_axis(fig, ydom)),
+        *text_layers(points, "model", xdom, ydom),
+    ).properties(width=560, height=380)
+    added = [GAINS] if gains is not None else []
+    return alt.hconcat(_legend(df), plot).properties(title=heading(fig, added, centred=True))
+
+
+def _position(sizes: list[str]) -> pl.Expr:
+    """A model size's place on the categorical axis: 0, 1, ... in the described order."""
+    return pl.col("model_size").replace_strict(sizes, list(range(len(sizes)))).cast(pl.Float64)
+
+
+def _named_points(
+    points: pl.DataFrame, rules: pl.DataFrame, gains: pl.DataFrame | None, xdom, ydom
+) -> pl.DataFrame:
+    """The points with their names' positions: off the baselines, their names and the gain
+    bars."""
     drawn = place.hrules(rules["accuracy"], xdom) + place.text_boxes(
         rules["left"], rules["accuracy"], rules["model"], align="left", dy=-7
     )
     if gains is not None:
         drawn += place.rules(gains["pos"], gains["base"], gains["step_dpo"])
-    points = with_label_positions(
+    return with_label_positions(
         points, "pos", "accuracy", "model", Axis(xdom, 560), Axis(ydom, 380, flip=True), avoid=drawn
     )
+
+
+def _accuracy_axis(fig: dict, ydom) -> alt.Y:
+    """Accuracy, ticked every 2.5 points from the described domain's foot."""
     ticks = [fig["y_domain"][0] + 2.5 * i for i in range(13)]
-    y = (
+    return (
         alt.Y("accuracy:Q")
         .title(fig["y_title"])
         .scale(domain=ydom, nice=False, zero=False)
         .axis(values=ticks, format=".1f", labelOverlap=False)
     )
 
-    base = alt.Chart(points)
-    marks = base.mark_point(size=110, filled=True, opacity=1).encode(
-        x=x,
-        y=y,
-        color=alt.Color("hex:N").scale(None),
-        shape=alt.Shape("shape:N").scale(None),
-        tooltip=[
-            tip("model:N", "Model"),
-            tip("model_size:N", "Model size"),
-            PERCENT_ACCURACY,
-            HOW_READ,
-            tip("colour:N", "Colour (as described)"),
-            tip("marker:N", "Marker (as described)"),
-            tip("annotation:N", "Marked with (as described)"),
-        ],
+
+def _markers(points: pl.DataFrame, x: alt.X, y: alt.Y) -> alt.Chart:
+    """The models' points, in their described shapes and colours."""
+    return (
+        alt.Chart(points)
+        .mark_point(size=110, filled=True, opacity=1)
+        .encode(
+            x=x,
+            y=y,
+            color=alt.Color("hex:N").scale(None),
+            shape=alt.Shape("shape:N").scale(None),
+            tooltip=[
+                tip("model:N", "Model"),
+                tip("model_size:N", "Model size"),
+                PERCENT_ACCURACY,
+                HOW_READ,
+                tip("colour:N", "Colour (as described)"),
+                tip("marker:N", "Marker (as described)"),
+                tip("annotation:N", "Marked with (as described)"),
+            ],
+        )
     )
-    labels = text_layers(points, "model", xdom, ydom)
+
+
+def _baselines(rules: pl.DataFrame, xdom, ydom) -> list[alt.Chart]:
+    """The baselines as dashed rules, each named on the left."""
     rule_base = alt.Chart(rules)
     baselines = rule_base.mark_rule(strokeDash=[6, 4], color="#666666").encode(
         y=alt.Y("accuracy:Q").scale(domain=ydom),
@@ -107,46 +140,61 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
     baseline_labels = rule_base.mark_text(align="left", dy=-7, color="#444444").encode(
         x=alt.X("left:Q").scale(domain=xdom), y=alt.Y("accuracy:Q"), text="model:N"
     )
-    layers = [baselines, baseline_labels]
-    if gains is not None:
-        # each bar joins a model to its Step-DPO point at their own size, under the markers
-        # and clear of the names beside them; its label goes right of it, else left, else
-        # above it, whichever side has no name within a line's height of the label
-        arrows = gains
-        names = points.select("pos", "label_y", "label_align")
-        arrows = arrows.with_columns(
-            side=pl.Series(
-                [_gain_side(names, pos, mid) for pos, mid in arrows.select("pos", "mid").rows()],
-                dtype=pl.String,
-            ),
-            top=pl.max_horizontal("base", "step_dpo"),
+    return [baselines, baseline_labels]
+
+
+def _gain_layers(gains: pl.DataFrame, points: pl.DataFrame, xdom, ydom) -> list[alt.Chart]:
+    """Each Step-DPO gain as a bar joining a model to its Step-DPO point at their own size,
+    under the markers and clear of the names beside them; its label goes right of it, else
+    left, else above it, whichever side has no name within a line's height of the label."""
+    names = points.select("pos", "label_y", "label_align")
+    arrows = gains.with_columns(
+        side=pl.Series(
+            [_gain_side(names, pos, mid) for pos, mid in gains.select("pos", "mid").rows()],
+            dtype=pl.String,
+        ),
+        top=pl.max_horizontal("base", "step_dpo"),
+    )
+    return [_gain_bars(arrows, xdom, ydom), *_gain_labels(arrows, xdom)]
+
+
+def _gain_bars(arrows: pl.DataFrame, xdom, ydom) -> alt.Chart:
+    """The gain bars, red, from the matching model up or down to its Step-DPO point."""
+    return (
+        alt.Chart(arrows)
+        .mark_rule(color=COLOURS["Step-DPO"], strokeWidth=2)
+        .encode(
+            x=alt.X("pos:Q").scale(domain=xdom),
+            y=alt.Y("base:Q").scale(domain=ydom),
+            y2="step_dpo:Q",
+            tooltip=[
+                tip("model_size:N", "Model size"),
+                tip("base_model:N", "Base model"),
+                tip("gain:Q", "Gain (pts)", "+.1f"),
+            ],
         )
+    )
+
+
+def _gain_labels(arrows: pl.DataFrame, xdom) -> list[alt.Chart]:
+    """The gains in points, a text layer per side of the bars that has any."""
+    placed = {"right": ("left", 7, 0, "mid"), "left": ("right", -7, 0, "mid")}
+    placed["above"] = ("center", 0, -10, "top")
+    layers = []
+    for side, (align, dx, dy, at) in placed.items():
+        if side not in set(arrows["side"]):
+            continue  # no empty layers (a browser warns of their infinite extents)
         layers.append(
-            alt.Chart(arrows)
-            .mark_rule(color=COLOURS["Step-DPO"], strokeWidth=2)
-            .encode(
-                x=alt.X("pos:Q").scale(domain=xdom),
-                y=alt.Y("base:Q").scale(domain=ydom),
-                y2="step_dpo:Q",
-                tooltip=[
-                    tip("model_size:N", "Model size"),
-                    tip("base_model:N", "Base model"),
-                    tip("gain:Q", "Gain (pts)", "+.1f"),
-                ],
-            )
+            alt.Chart(arrows.filter(pl.col("side") == side))
+            .mark_text(align=align, dx=dx, dy=dy, color=COLOURS["Step-DPO"])
+            .transform_calculate(said="format(datum.gain, '+.1f') + ' pts'")  # points, not %
+            .encode(x=alt.X("pos:Q").scale(domain=xdom), y=alt.Y(f"{at}:Q"), text="said:N")
         )
-        placed = {"right": ("left", 7, 0, "mid"), "left": ("right", -7, 0, "mid")}
-        placed["above"] = ("center", 0, -10, "top")
-        for side, (align, dx, dy, at) in placed.items():
-            if side not in set(arrows["side"]):
-                continue  # no empty layers (a browser warns of their infinite extents)
-            layers.append(
-                alt.Chart(arrows.filter(pl.col("side") == side))
-                .mark_text(align=align, dx=dx, dy=dy, color=COLOURS["Step-DPO"])
-                .transform_calculate(said="format(datum.gain, '+.1f') + ' pts'")  # points, not %
-                .encode(x=alt.X("pos:Q").scale(domain=xdom), y=alt.Y(f"{at}:Q"), text="said:N")
-            )
-    plot = alt.layer(*layers, marks, *labels).properties(width=560, height=380)
+    return layers
+
+
+def _legend(df: pl.DataFrame) -> alt.LayerChart:
+    """The legend as described: the four entries that have no plotted point."""
     legend_rows = (
         df.filter(pl.col("kind") == "legend only")
         .with_row_index("row")
@@ -155,7 +203,7 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
     legend_base = alt.Chart(legend_rows).encode(
         y=alt.Y("row:O").axis(None), color=alt.Color("hex:N").scale(None)
     )
-    legend = (
+    return (
         legend_base.mark_point(filled=True, size=80, opacity=1).encode(x=alt.value(8))
         + legend_base.mark_text(align="left", dx=4, color="#222222").encode(
             x=alt.value(14), text="model:N"
@@ -167,8 +215,6 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
             "Legend (as described)", subtitle=["no plotted point for", "these entries"], fontSize=12
         ),
     )
-    added = [GAINS] if gains is not None else []
-    return alt.hconcat(legend, plot).properties(title=heading(fig, added, centred=True))
 
 
 LINE = 1.3  # accuracy points: a label's height on this plot (380 px for about 30 points)

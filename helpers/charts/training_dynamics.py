@@ -113,91 +113,30 @@ def training_dynamics(
     (13, 4)
     """
     curves = tidy_curves(curves)
-    blue, orange = COLOURS["accuracy"], COLOURS["token length"]
     has_tokens = bool((curves["metric"] == "token length").any())
-    # the legend names the series as the description does, and with two y-axes which is which
-    # (the panels then carry no axis titles: thirteen pairs of them took a third of the width);
-    # the data keep the short names
-    left, right = series
-    if has_tokens:
-        left, right = f"{left} (left axis)", f"{right} (right axis)"
-    named = f"datum.label == 'accuracy' ? {json.dumps(left)} : {json.dumps(right)}"
-    colour = (
-        alt.Color("metric:N")
-        .scale(domain=["accuracy", "token length"], range=[blue, orange])
-        .legend(title=None, orient="top", labelExpr=named)
-    )
-    shape = (
-        alt.Shape("metric:N")
-        .scale(domain=["accuracy", "token length"], range=["circle", "square"])
-        .legend(title=None, orient="top", labelExpr=named)
-    )
-    steps = curves["iteration"].drop_nulls()
-    # every panel spans the same steps, so panels line up; stated, so that a panel where a
-    # layer has no rows (a benchmark without a band) computes no empty extent
-    x = alt.X("iteration:Q").title(x_title)
-    if steps.len():
-        x = x.scale(domain=[float(steps.min()), float(steps.max())], nice=False)
-    acc_scale = (
-        alt.Scale(zero=False, domain=list(accuracy_domain))
-        if accuracy_domain
-        else alt.Scale(zero=False)
-    )
-    tok_scale = alt.Scale(domain=list(token_domain)) if token_domain else alt.Scale()
+    colour, shape = _series_legend(series, has_tokens)
+    acc_scale, tok_scale = _scale(accuracy_domain, zero=False), _scale(token_domain)
     marker = alt.OverlayMarkDef(filled=True, size=28) if points else False
-    accuracy_title = None if has_tokens else y_title
-    accuracy_axis = {"labelColor": blue} if has_tokens else {"titleColor": blue}
-    base = alt.Chart().encode(x=x)
-    is_acc = alt.datum.metric == "accuracy"
-    # the band spans every accuracy row, of no height where a row has no interval: a panel
-    # without one then still gives Vega an extent (a filtered-out layer warns of an empty one)
-    band = (
-        base.transform_filter(is_acc)
-        .transform_calculate(
-            band_lo="isValid(datum.lo) ? datum.lo : datum.value",
-            band_hi="isValid(datum.hi) ? datum.hi : datum.value",
-        )
-        .mark_area(opacity=0.22, color=blue)
-        .encode(
-            y=alt.Y("band_lo:Q").title(accuracy_title).scale(acc_scale).axis(**accuracy_axis),
-            y2="band_hi:Q",
-        )
+    base = alt.Chart().encode(x=_iteration_axis(curves, x_title))
+    accuracy = _accuracy_line(
+        base,
+        _accuracy_y("value:Q", acc_scale, y_title, has_tokens),
+        marker,
+        colour,
+        shape,
+        x_title,
+        y_title,
     )
-    accuracy = (
-        base.transform_filter(is_acc & alt.expr.isValid(alt.datum.value))
-        .mark_line(point=marker, strokeWidth=1.6)
-        .encode(
-            y=alt.Y("value:Q").title(accuracy_title).scale(acc_scale).axis(**accuracy_axis),
-            color=colour,
-            shape=shape,
-            tooltip=[*curve_tips(x_title), *with_interval("value", ".3f", y_title)],
-        )
-    )
-    tokens = (
-        base.transform_filter(alt.datum.metric == "token length")
-        .mark_line(point=marker, strokeWidth=1.6, strokeDash=[1, 0])
-        .encode(
-            y=alt.Y("value:Q")
-            .title(None)
-            .scale(tok_scale)
-            .axis(orient="right", labelColor=orange, format="~s", labelExpr=K_LABELS),
-            color=colour,
-            shape=shape,
-            tooltip=[*curve_tips(x_title), tip("value:Q", series[1], ",.0f")],
-        )
-    )
-    has_band = bool(curves["lo"].is_not_null().any())
-    panel = alt.layer(band, accuracy) if has_band else alt.layer(accuracy)
+    if curves["lo"].is_not_null().any():
+        band = _band(base, _accuracy_y("band_lo:Q", acc_scale, y_title, has_tokens))
+        panel = alt.layer(band, accuracy)
+    else:
+        panel = alt.layer(accuracy)
     if has_tokens:  # no empty right axis for logs without it
+        tokens = _token_line(base, tok_scale, marker, colour, shape, x_title, series[1])
         panel = alt.layer(panel, tokens).resolve_scale(y="independent")
-    names = list(order) if order is not None else curves["benchmark"].unique(maintain_order=True)
-    # panels ordered by a number, never by a list of names: Vega-Lite writes a sort list into an
-    # expression, and a name from someone's log (a quote, a line separator) would break it
-    curves = curves.with_columns(
-        panel=pl.col("benchmark").replace_strict(names, list(range(len(names))), default=len(names))
-    )
     return (
-        alt.layer(panel, data=curves)
+        alt.layer(panel, data=_numbered(curves, order))
         .properties(width=width or panel_width(columns, two_axes=has_tokens), height=120)
         .facet(
             facet=alt.Facet("benchmark:N", title=None).sort(field="panel", op="min"),
@@ -206,6 +145,130 @@ def training_dynamics(
         )
         .resolve_scale(y="independent", x="independent")
         .properties(title=alt.Title(title, subtitle=subtitle))
+    )
+
+
+def _series_legend(series: tuple[str, str], has_tokens: bool) -> tuple[alt.Color, alt.Shape]:
+    """Colour and shape by metric, blue circles for accuracy and orange squares for token
+    length, in one legend on top. The legend names the series as the description does, and
+    with two y-axes which is which (the panels then carry no axis titles: thirteen pairs of
+    them took a third of the width); the data keep the short names."""
+    left, right = series
+    if has_tokens:
+        left, right = f"{left} (left axis)", f"{right} (right axis)"
+    named = f"datum.label == 'accuracy' ? {json.dumps(left)} : {json.dumps(right)}"
+    colour = (
+        alt.Color("metric:N")
+        .scale(
+            domain=["accuracy", "token length"],
+            range=[COLOURS["accuracy"], COLOURS["token length"]],
+        )
+        .legend(title=None, orient="top", labelExpr=named)
+    )
+    shape = (
+        alt.Shape("metric:N")
+        .scale(domain=["accuracy", "token length"], range=["circle", "square"])
+        .legend(title=None, orient="top", labelExpr=named)
+    )
+    return colour, shape
+
+
+def _iteration_axis(curves: pl.DataFrame, x_title: str) -> alt.X:
+    """The iteration axis: every panel spans the same steps, so panels line up; stated, so that
+    a panel where a layer has no rows (a benchmark without a band) computes no empty extent."""
+    steps = curves["iteration"].drop_nulls()
+    x = alt.X("iteration:Q").title(x_title)
+    if steps.len():
+        x = x.scale(domain=[float(steps.min()), float(steps.max())], nice=False)
+    return x
+
+
+def _scale(domain: Sequence[float] | None, **options) -> alt.Scale:
+    """A y scale, on `domain` where one is given (shared by every panel), else fitted to each
+    panel's data."""
+    return alt.Scale(**options, domain=list(domain)) if domain else alt.Scale(**options)
+
+
+def _accuracy_y(field: str, scale: alt.Scale, y_title: str, has_tokens: bool) -> alt.Y:
+    """Accuracy on the left axis: titled where it is the only axis; its labels blue beside a
+    token-length axis, else its title."""
+    blue = COLOURS["accuracy"]
+    axis = {"labelColor": blue} if has_tokens else {"titleColor": blue}
+    return alt.Y(field).title(None if has_tokens else y_title).scale(scale).axis(**axis)
+
+
+def _band(base: alt.Chart, y: alt.Y) -> alt.Chart:
+    """The accuracy's band. It spans every accuracy row, of no height where a row has no
+    interval: a panel without one then still gives Vega an extent (a filtered-out layer warns
+    of an empty one)."""
+    return (
+        base.transform_filter(alt.datum.metric == "accuracy")
+        .transform_calculate(
+            band_lo="isValid(datum.lo) ? datum.lo : datum.value",
+            band_hi="isValid(datum.hi) ? datum.hi : datum.value",
+        )
+        .mark_area(opacity=0.22, color=COLOURS["accuracy"])
+        .encode(y=y, y2="band_hi:Q")
+    )
+
+
+def _accuracy_line(
+    base: alt.Chart,
+    y: alt.Y,
+    marker: alt.OverlayMarkDef | bool,
+    colour: alt.Color,
+    shape: alt.Shape,
+    x_title: str,
+    y_title: str,
+) -> alt.Chart:
+    """The accuracy curve, on the left axis."""
+    return (
+        base.transform_filter((alt.datum.metric == "accuracy") & alt.expr.isValid(alt.datum.value))
+        .mark_line(point=marker, strokeWidth=1.6)
+        .encode(
+            y=y,
+            color=colour,
+            shape=shape,
+            tooltip=[*curve_tips(x_title), *with_interval("value", ".3f", y_title)],
+        )
+    )
+
+
+def _token_line(
+    base: alt.Chart,
+    scale: alt.Scale,
+    marker: alt.OverlayMarkDef | bool,
+    colour: alt.Color,
+    shape: alt.Shape,
+    x_title: str,
+    name: str,
+) -> alt.Chart:
+    """The token-length curve, on the right axis (30k, not 30,000)."""
+    return (
+        base.transform_filter(alt.datum.metric == "token length")
+        .mark_line(point=marker, strokeWidth=1.6, strokeDash=[1, 0])
+        .encode(
+            y=alt.Y("value:Q")
+            .title(None)
+            .scale(scale)
+            .axis(
+                orient="right", labelColor=COLOURS["token length"], format="~s", labelExpr=K_LABELS
+            ),
+            color=colour,
+            shape=shape,
+            tooltip=[*curve_tips(x_title), tip("value:Q", name, ",.0f")],
+        )
+    )
+
+
+def _numbered(curves: pl.DataFrame, order: Sequence[str] | None) -> pl.DataFrame:
+    """`curves` with each benchmark's panel number: `order` first (by default as the
+    benchmarks first appear), any not named last. Panels are ordered by a number, never by a
+    list of names: Vega-Lite writes a sort list into an expression, and a name from someone's
+    log (a quote, a line separator) would break it."""
+    names = list(order) if order is not None else curves["benchmark"].unique(maintain_order=True)
+    return curves.with_columns(
+        panel=pl.col("benchmark").replace_strict(names, list(range(len(names))), default=len(names))
     )
 
 
