@@ -15,13 +15,11 @@ from helpers.cli.shared import (
     engine_arg,
     mapping,
     panels_per_row,
-    points,
     reading_args,
     run_arg,
 )
 from helpers.errors import DataError
 from helpers.io import write_text_atomic
-from helpers.runs import drawable
 from helpers.runs.choose import later
 
 DESCRIPTION = """\
@@ -104,78 +102,6 @@ def add_parser(sub) -> None:
     engine_arg(parser)
 
 
-def _summary(c) -> list[str]:
-    """One line per comparison and benchmark, at the last row compared (the last shared step,
-    or the best checkpoints)."""
-    lines = []
-    last = c.differences.group_by("comparison", "benchmark", maintain_order=True).last()
-    for r in last.iter_rows(named=True):
-        reward = r["unit"] == "mean reward"  # rewards that are not 0/1: in their own units
-        show = _reward_value if reward else points
-        line = (
-            f"{r['benchmark']}, {r['at']}: {r['comparison']}: {show(r['difference'])} "
-            f"{'mean reward' if reward else 'points'}, "
-            f"{level_text(r['level'])} [{show(r['lo'])}, {show(r['hi'])}] ({r['interval']})"
-        )
-        if r["p_value"] is not None:
-            adjusted = (
-                ""
-                if r["p_adjusted"] == r["p_value"]
-                else f", adjusted {p_text(r['p_adjusted'], r['interval'])}"
-            )
-            line += f"; p {p_text(r['p_value'], r['interval'])}{adjusted}: {verdict(r)}"
-        if r["won"] is not None:
-            line += (
-                f"; unpaired [{show(r['unpaired_lo'])}, {show(r['unpaired_hi'])}]; "
-                f"problems won {r['won']}, lost {r['lost']}, tied {r['tied']}"
-            )
-        if r["seed_variance"] is not None and r["problem_variance"] is not None:
-            seeds, problems = r["seed_variance"] ** 0.5, r["problem_variance"] ** 0.5
-            which = "training randomness" if seeds > problems else "problem sampling"
-            scale, unit = (1, "") if reward else (100, " points")
-            line += (
-                f"; spread from seeds ({r['seeds_a']} and {r['seeds_b']}) "
-                f"{seeds * scale:.{3 if reward else 1}f}{unit}, from problems "
-                f"{problems * scale:.{3 if reward else 1}f}: {which} dominates"
-            )
-        for run in (r["run_a"], r["run_b"]):
-            if run in c.status:
-                line += f"; {run} did not finish ({c.status[run]}): a partial score"
-        if r["selection_bias_b"] is not None:
-            line += (
-                f"; picking the best of {r['checkpoints_b']} and {r['checkpoints_a']} checkpoints "
-                f"can overstate each score by up to about {r['selection_bias_b'] * 100:.1f} and "
-                f"{r['selection_bias_a'] * 100:.1f} points"
-            )
-        lines.append(line)
-    return lines
-
-
-def level_text(level: float | None) -> str:
-    """An interval's level in words: 95%, or the adjusted level (98.33%)."""
-    return "95%" if level is None else f"{level * 100:.4g}%"
-
-
-def p_text(p: float, method: str = "") -> str:
-    """`= 0.012`, or `< 0.0001` for a bootstrap's p of 0 (it is below one in its resamples)."""
-    from helpers.stats import BOOTSTRAP_RESAMPLES
-
-    if p == 0 and "resamples" in method:  # every bootstrap here draws BOOTSTRAP_RESAMPLES
-        return f"< {1 / BOOTSTRAP_RESAMPLES:.2g}"
-    return f"= {p:.2g}"
-
-
-def verdict(r: dict) -> str:
-    """The verdict in words a newcomer reads right: not separable is not "no difference"."""
-    if r["separable"] is None:
-        return "no test"
-    return "separable" if r["separable"] else "not separable (cannot tell apart at this size)"
-
-
-def _reward_value(x: float | None) -> str:
-    return "?" if x is None else f"{x:+.3f}"
-
-
 PROBLEM_COLUMNS = [
     "comparison", "benchmark", "at", "step_a", "step_b", "problem_id", "outcome",
     "accuracy_a", "accuracy_b", "difference", "question", "reference", "answer_a", "answer_b",
@@ -193,23 +119,8 @@ def _problems_out(c, out: Path, inputs: list) -> None:
     print(f"wrote {out} ({table.height} problems that flipped)")
 
 
-def _compared_at(c) -> str:
-    """What was compared with what, in words, for the chart's subtitle."""
-    if c.checkpoint == "best":
-        return "compared at each run's best checkpoint"
-    d = c.differences
-    if d["step_a"].is_null().all() and d["step_b"].is_null().all():
-        return "one evaluation of each run"
-    differ = d.filter(pl.col("step_a") != pl.col("step_b"))
-    if differ.height:  # a run pinned to a checkpoint (PATH@STEP)
-        pairs = differ.select("step_a", "step_b").unique(maintain_order=True).rows()
-        said = ", ".join(f"step {b} vs step {a}" for a, b in pairs[:3])
-        return f"compared at the checkpoints given: {said}" + (" ..." if len(pairs) > 3 else "")
-    return "compared at the same steps"
-
-
 def run(args) -> tuple[object, object]:
-    from helpers.runs import compare
+    from helpers.runs import compare, presentation
 
     check_seed_sd(args.seed_sd)
 
@@ -225,33 +136,13 @@ def run(args) -> tuple[object, object]:
         adjust=args.adjust,
         seed_sd=args.seed_sd,
     )
-    for line in _summary(c):
+    for line in c.lines():
         print(line)
     if args.problems_out is not None:
         _problems_out(c, args.problems_out, [p for _, p in args.runs])
     for note in c.notes:
         print(f"note: {note}")
-    drawn = drawable.comparison(c)
-    drawn.notes += [
-        f"{run} did not finish ({said}): a partial score" for run, said in c.status.items()
-    ]
     if (c.differences["unit"] == "mean reward").any():
-        said = "rewards that are not 0/1 are compared as mean rewards, not accuracy"
-        print(f"note: {said} (t over per-problem differences)")
-        drawn.notes.append(f"{said}: every value of theirs is a mean reward")
-    chart = later(
-        "comparison",
-        drawn.curves,
-        drawn.differences,
-        drawn.problems,
-        c.runs,
-        title=args.title or f"{', '.join(c.runs[1:])} against {c.runs[0]}",
-        # the default title names the baseline already
-        subtitle=drawable.subtitle(
-            _compared_at(c) if args.title is None else f"baseline: {c.runs[0]}; {_compared_at(c)}",
-            drawn.notes,
-        ),
-        columns=args.columns,
-        counts=drawn.counts,
-    )
-    return chart, c
+        print(f"note: {presentation.MEAN_REWARD} (t over per-problem differences)")
+    chart_args, options = presentation.chart_arguments(c, title=args.title, columns=args.columns)
+    return later("comparison", *chart_args, **options), c

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import polars as pl
 
-from helpers.cli.shared import check_seed_sd, csv_text, fraction, points, run_arg
+from helpers.cli.shared import check_seed_sd, csv_text, fraction, run_arg
 from helpers.errors import DataError
 from helpers.io import write_text_atomic
+from helpers.runs.presentation import points
 
 
 def add_parser(sub) -> None:

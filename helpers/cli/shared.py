@@ -121,10 +121,6 @@ def size_arg(text: str) -> tuple[str, int]:
     return name, int(n)
 
 
-def points(x: float | None) -> str:
-    return "?" if x is None else f"{x * 100:+.1f}"
-
-
 def fraction(text: str) -> float:
     value = float(text)
     if not 0 < value < 1:

@@ -106,6 +106,20 @@ class Comparison:
     logs: dict[str, list[str]] = field(default_factory=dict)
     status: dict[str, str] = field(default_factory=dict)  # runs that did not finish, in words
 
+    def lines(self) -> list[str]:
+        """One line per comparison and benchmark, as `compare` prints it (`presentation`)."""
+        from helpers.runs import presentation
+
+        return presentation.lines(self)
+
+    def chart(
+        self, *, title: str | None = None, lead: str | None = None, columns: int | None = None
+    ):
+        """The comparison's chart, as `compare -o x.html` draws it (`presentation`)."""
+        from helpers.runs import presentation
+
+        return presentation.comparison_chart(self, title=title, lead=lead, columns=columns)
+
 
 def _each_run(name: str, path: Path | str, options: dict, notes: list[str]) -> list[tuple]:
     """A tracker's store of several runs (a W&B folder, a TensorBoard log dir, an MLflow
