@@ -6,7 +6,7 @@ import os
 import tempfile
 from pathlib import Path
 
-FORMATS = (".png", ".svg", ".html")  # what a chart is saved as (see `export.save`)
+FORMATS = (".png", ".svg", ".pdf", ".html")  # what a chart is saved as (see `export.save`)
 # A PNG's pixels per inch: twice the 72 of a chart's CSS pixels, so a chart 880 px wide is
 # 1,760 pixels (sharp on a slide or a high-density screen) and 6.1 inches in a document.
 PPI = 144.0

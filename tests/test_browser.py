@@ -295,9 +295,10 @@ def test_report_has_every_notebook_and_figure(report):
         assert f"href='{nb.stem}.html'" in index
         assert (report / f"{nb.stem}.html").is_file()
     for f in figures:
-        for suffix in (".png", ".svg", ".html"):
+        for suffix in (".png", ".svg", ".pdf", ".html"):
             assert (report / "figures" / f"{f.stem}{suffix}").stat().st_size > 1000
-        assert f"figures/{f.stem}.html" in index
+            assert f"figures/{f.stem}{suffix}" in index
+        assert (report / "figures" / f"{f.stem}.pdf").read_bytes().startswith(b"%PDF-")
     for md in sorted((ROOT / "docs").glob("*.md")):  # each docs page, linked from the index
         assert (report / "docs" / site.doc_name(md)).stat().st_size > 1000
         assert f"href='docs/{site.doc_name(md)}'" in index

@@ -151,12 +151,16 @@ def _run(args) -> int:
             print("\n".join(lines))
         return 0
     out: Path = args.output
-    if out.suffix not in (*FORMATS, ".csv", ".json"):
-        raise DataError(out, "an output ending in .html, .png, .svg, .csv or .json", got=out.suffix)
+    if out.suffix not in (*FORMATS, ".csv", ".json", ".tex"):
+        raise DataError(
+            out, "an output ending in .html, .png, .svg, .pdf, .csv, .json or .tex", got=out.suffix
+        )
+    if args.size is not None and out.suffix != ".pdf":
+        raise DataError(out, "a .pdf output for --size (it sets a PDF's page)", got=out.suffix)
     check_output(out, _inputs(args))
     appendix = ""
-    if out.suffix == ".json":
-        return _results_json(args, out)
+    if out.suffix in (".json", ".tex"):
+        return _results(args, out)
     if args.command == "compare":
         make, c = compare.run(args)
         table = c.differences
@@ -178,37 +182,22 @@ def _run(args) -> int:
             smooth=args.smooth,
             runs=args.runs,
         )
-    drawing = None
-    if out.suffix in (".png", ".svg"):  # its process starts vl-convert while the chart is built
-        from helpers.render.export import RenderProcess
-
-        drawing = RenderProcess(out.suffix, args.ppi)
-    try:
-        spec = None if out.suffix == ".csv" else _spec(make)
-        try:
-            if spec is None:
-                write_text_atomic(out, csv_text(table))
-            elif drawing is not None:
-                drawing.save(spec, out)
-            else:
-                from helpers.render import export
-
-                export.save(spec, out, appendix)
-        except OSError as e:
-            raise DataError(out, "a place the output can be written", got=e.strerror) from None
-    finally:
-        if drawing is not None:
-            drawing.close()
+    _write(out, make, table, appendix, args)
     print(f"wrote {out}")
     return 0
 
 
-def _results_json(args, out: Path) -> int:
-    """`-o results.json`: each run's results in the Every Eval Ever schema."""
-    from helpers.runs import readers, results_json
+def _results(args, out: Path) -> int:
+    """`-o results.json`: each run's results in the Every Eval Ever schema; `-o table.tex`: a
+    LaTeX table of a comparison or of runs' accuracies, its caption printed too."""
+    from helpers.runs import presentation, readers, results_json
 
     if args.command == "compare":
         _, c = compare.run(args)
+        if out.suffix == ".tex":
+            _write_text(out, presentation.latex_table(c))
+            print(f"caption: {c.caption()}\nwrote {out}")
+            return 0
         named = results_json.for_comparison(c)
     else:
         runs = []
@@ -221,6 +210,12 @@ def _results_json(args, out: Path) -> int:
                 benchmarks=args.benchmarks,
             )
             runs += [r for r in held if r.unread is None]
+        if out.suffix == ".tex":
+            names = [r.run or Path(r.path).name for r in runs]
+            tables = [results_json.run_accuracies(r) for r in runs]
+            _write_text(out, presentation.latex_accuracies(list(zip(names, tables, strict=True))))
+            print(f"wrote {out}")
+            return 0
         named = results_json.for_runs(runs)
     try:
         written = results_json.write(out, named)
@@ -229,6 +224,59 @@ def _results_json(args, out: Path) -> int:
     for path in written:
         print(f"wrote {path}")
     return 0
+
+
+def _write_text(out: Path, text: str) -> None:
+    try:
+        write_text_atomic(out, text)
+    except OSError as e:
+        raise DataError(out, "a place the output can be written", got=e.strerror) from None
+
+
+SMALLEST_PT = 7  # text smaller than this is hard to read in print
+
+
+def _write(out: Path, make, table, appendix: str, args) -> None:
+    """The output, written whole: the numbers (.csv), or the chart drawn (a PNG or SVG in a
+    process started before the chart is built; a PDF at the page size asked for)."""
+    drawing = None
+    if out.suffix in (".png", ".svg"):  # its process starts vl-convert while the chart is built
+        from helpers.render.export import RenderProcess
+
+        drawing = RenderProcess(out.suffix, args.ppi)
+    try:
+        spec = None if out.suffix == ".csv" else _spec(make)
+        try:
+            if spec is None:
+                write_text_atomic(out, csv_text(table))
+            elif drawing is not None:
+                drawing.save(spec, out)
+            elif out.suffix == ".pdf":
+                _write_pdf(out, spec, args.size)
+            else:
+                from helpers.render import export
+
+                export.save(spec, out, appendix)
+        except OSError as e:
+            raise DataError(out, "a place the output can be written", got=e.strerror) from None
+    finally:
+        if drawing is not None:
+            drawing.close()
+
+
+def _write_pdf(out: Path, spec: dict, size) -> None:
+    import vl_convert as vlc
+
+    from helpers.io import write_bytes_atomic
+    from helpers.render import export
+
+    data, smallest = export.pdf(vlc.vegalite_to_svg(spec), size)
+    write_bytes_atomic(out, data)
+    if smallest is not None and smallest < SMALLEST_PT:
+        print(
+            f"note: the smallest text is {smallest:.1f} pt at this size (below {SMALLEST_PT} pt "
+            "is hard to read in print: fewer panels a row, --columns 1 or 2, keep it larger)"
+        )
 
 
 def _spec(make) -> dict:

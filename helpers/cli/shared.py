@@ -37,8 +37,17 @@ def output_args(parser: argparse.ArgumentParser) -> None:
         required=True,
         type=Path,
         metavar="OUT",
-        help="output file: .html (interactive, self-contained), .png, .svg, .csv, or .json "
-        "(results in the Every Eval Ever schema, intervals included; one file per run)",
+        help="output file: .html (interactive, self-contained), .png, .svg, .pdf (vector, fonts "
+        "embedded), .csv, .json (results in the Every Eval Ever schema, intervals included; "
+        "one file per run), or .tex (a booktabs table under a caption naming the methods)",
+    )
+    parser.add_argument(
+        "--size",
+        type=page_size,
+        metavar="SIZE",
+        help="a PDF's page: column (3.25 in wide) or page (6.75 in), the height following the "
+        "chart's aspect, or WIDTHxHEIGHT in inches (the chart fitted in it); the command says "
+        "how small the text gets",
     )
     parser.add_argument(
         "--benchmarks",
@@ -54,6 +63,22 @@ def output_args(parser: argparse.ArgumentParser) -> None:
         help=f"a PNG's pixels per inch (default {PPI:g}: twice a screen's pixels, sharp on "
         "slides; 300 for print); the chart's size in inches stays the same",
     )
+
+
+def page_size(text: str) -> str | tuple[float, float]:
+    """--size: column, page, or WIDTHxHEIGHT in inches (each from 1 to 100)."""
+    if text in ("column", "page"):
+        return text
+    width, sep, height = text.lower().partition("x")
+    try:
+        size = (float(width), float(height))
+    except ValueError:
+        size = (float("nan"), float("nan"))
+    if not sep or not all(1 <= v <= 100 for v in size):
+        raise argparse.ArgumentTypeError(
+            f"expected column, page or WIDTHxHEIGHT in inches (such as 5x3); got {text!r}"
+        )
+    return size
 
 
 def _ppi(text: str) -> float:

@@ -83,7 +83,8 @@ def _figure_list(figs: list[Figure], prefix: str) -> str:
         f"<li>{html.escape(f.title or f.stem)}: "
         f"<a href='{prefix}{f.stem}.html'>interactive</a> · "
         f"<a href='{prefix}{f.stem}.png'>PNG</a> · "
-        f"<a href='{prefix}{f.stem}.svg'>SVG</a></li>"
+        f"<a href='{prefix}{f.stem}.svg'>SVG</a> · "
+        f"<a href='{prefix}{f.stem}.pdf'>PDF</a></li>"
         for f in figs
     )
     return f"<ul class='figures'>{items}</ul>"

@@ -105,12 +105,19 @@ class Comparison:
     notes: list[str] = field(default_factory=list)
     logs: dict[str, list[str]] = field(default_factory=dict)
     status: dict[str, str] = field(default_factory=dict)  # runs that did not finish, in words
+    adjust: str = "holm"  # how the p-values were adjusted for the comparisons made
 
     def lines(self) -> list[str]:
         """One line per comparison and benchmark, as `compare` prints it (`presentation`)."""
         from helpers.runs import presentation
 
         return presentation.lines(self)
+
+    def caption(self) -> str:
+        """What a reader needs to trust the numbers, in one paragraph (`presentation`)."""
+        from helpers.runs import presentation
+
+        return presentation.caption(self)
 
     def chart(
         self, *, title: str | None = None, lead: str | None = None, columns: int | None = None
@@ -352,6 +359,7 @@ def compare(
             for name in names
         },
         status=status,
+        adjust=adjust,
     )
 
 

@@ -145,3 +145,143 @@ def comparison_chart(
 
     args, options = chart_arguments(c, title=title, lead=lead, columns=columns)
     return charts.comparison(*args, **options)
+
+
+# ---- for a paper: the methods caption and a LaTeX table ----------------------------------------
+
+ADJUSTED = {"holm": "Holm's method", "bh": "the Benjamini-Hochberg method"}
+_LATEX = {
+    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+    "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+}  # fmt: skip
+
+
+def latex(text: object) -> str:
+    """Text with LaTeX's special characters escaped (a run or benchmark name)."""
+    return "".join(_LATEX.get(ch, ch) for ch in str(text))
+
+
+def _counts(values, what: str, one: str | None = None) -> str:
+    """'500 problems', or '30-500 problems' where the rows differ, `one` where every row has
+    one; '' where none is known."""
+    found = sorted({int(v) for v in values if v is not None})
+    if not found:
+        return ""
+    if found == [1] and one:
+        return one
+    span = f"{found[0]:,}" if len(found) == 1 else f"{found[0]:,}-{found[-1]:,}"
+    return f"{span} {what}"
+
+
+def caption(c) -> str:
+    """The methods behind a comparison's numbers, for a table's or figure's caption: the test
+    and interval, the problems per benchmark, answers per problem, seeds per run, the
+    best-checkpoint selection, and the adjustment over how many tests."""
+    d = c.differences
+    others = ", ".join(c.runs[1:])
+    said = [f"Difference in accuracy (percentage points) of {others} from the baseline {c.runs[0]}"]
+    methods = list(dict.fromkeys(m for m in d["interval"] if m))
+    levels = sorted({round(v, 6) for v in d["level"] if v is not None})
+    level = (
+        "95% intervals"
+        if levels in ([], [0.95])
+        else "intervals at the level that agrees with each adjusted test "
+        f"({levels[0] * 100:.4g}% to {levels[-1] * 100:.4g}%)"
+    )
+    said.append(f"{level}: {'; '.join(methods)}" if methods else level)
+    per = [
+        f"{b}: {_counts(part['problems'], 'problems')}"
+        for (b,), part in d.group_by("benchmark", maintain_order=True)
+        if _counts(part["problems"], "problems")
+    ]
+    if per:
+        said.append("paired on " + ", ".join(per))
+    answers = _counts(
+        [*d["samples_a"], *d["samples_b"]], "answers per problem", "one answer per problem"
+    )
+    seeds = _counts([*d["seeds_a"], *d["seeds_b"]], "seeds per run", "one seed per run")
+    said += [x for x in (answers, seeds) if x]
+    if c.checkpoint == "best":
+        said.append(
+            "each run at its best checkpoint, the picking counted by a max-statistic bootstrap "
+            "over problems"
+        )
+    tested = sum(p is not None for p in d["p_adjusted"])
+    if tested == 1:
+        said.append("one test, so no adjustment for several")
+    elif tested > 1 and c.adjust in ADJUSTED:
+        said.append(f"p-values adjusted by {ADJUSTED[c.adjust]} over {tested} tests")
+    elif tested > 1:
+        said.append(f"p-values not adjusted over {tested} tests")
+    return "; ".join(said) + "."
+
+
+def latex_table(c) -> str:
+    """The comparison as a booktabs table (no other package): per comparison, benchmark and
+    step, both runs' accuracy (%), the difference and its interval (points, one decimal, as
+    the CSV's values rounded), the adjusted p-value and the verdict; the caption says how."""
+    d = c.differences
+    several = d["comparison"].n_unique() > 1
+    head = ["Comparison"] if several else []
+    head += ["Benchmark", "Step", "Baseline" if several else latex(c.runs[0])]
+    head += ["Run" if several else latex(c.runs[1]), "Difference [interval]", "$p$ (adj.)"]
+    head.append("Verdict")
+    lines = [
+        r"\begin{table}",
+        r"\centering",
+        r"\caption{" + latex(caption(c)) + "}",
+        r"\begin{tabular}{" + "l" * (len(head) - 5) + "rrrrl}",
+        r"\toprule",
+        " & ".join(head) + r" \\",
+        r"\midrule",
+    ]
+    for r in d.iter_rows(named=True):
+        cells = [latex(r["comparison"])] if several else []
+        step = r["step"] if r["step"] is not None else "--"
+        cells += [latex(r["benchmark"]), latex(step)]
+        cells += [_percent(r["accuracy_a"]), _percent(r["accuracy_b"])]
+        cells.append(f"{points(r['difference'])} [{points(r['lo'])}, {points(r['hi'])}]")
+        cells.append("--" if r["p_adjusted"] is None else f"{r['p_adjusted']:.2g}")
+        cells.append({True: "separable", False: "not separable"}.get(r["separable"], "no test"))
+        lines.append(" & ".join(cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
+    return "\n".join(lines) + "\n"
+
+
+def _percent(x: float | None) -> str:
+    return "--" if x is None else f"{x * 100:.1f}"
+
+
+def latex_accuracies(named: list[tuple[str, pl.DataFrame]]) -> str:
+    """Runs' accuracies as a booktabs table: per run, benchmark and step, the accuracy and its
+    Wilson 95% interval over problems (%, one decimal) and the problems counted (`named`:
+    (run, table) as `results_json.run_accuracies` gives them)."""
+    several = len(named) > 1
+    head = (["Run"] if several else []) + ["Benchmark", "Step", "Accuracy [95\\% interval]"]
+    head.append("Problems")
+    problems = [n for _, t in named for n in t["problems"]]
+    said = "Accuracy (%) with Wilson 95% score intervals counting problems"
+    if any(n is None for n in problems):
+        said += " (none where the log does not say how many problems)"
+    caption = said + (f"; {_counts(problems, 'problems')}." if _counts(problems, "") else ".")
+    lines = [
+        r"\begin{table}",
+        r"\centering",
+        r"\caption{" + latex(caption) + "}",
+        r"\begin{tabular}{" + "l" * (len(head) - 2) + "rr}",
+        r"\toprule",
+        " & ".join(head) + r" \\",
+        r"\midrule",
+    ]
+    for run, table in named:
+        for r in table.iter_rows(named=True):
+            cells = [latex(run)] if several else []
+            cells += [latex(r["benchmark"]), "--" if r["step"] is None else latex(r["step"])]
+            interval = "" if r["lo"] is None else f" [{_percent(r['lo'])}, {_percent(r['hi'])}]"
+            cells += [
+                _percent(r["accuracy"]) + interval,
+                "--" if r["problems"] is None else str(r["problems"]),
+            ]
+            lines.append(" & ".join(cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
+    return "\n".join(lines) + "\n"

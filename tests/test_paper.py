@@ -1,0 +1,140 @@
+"""Figures and tables for a paper (issue 44): `-o fig.pdf` writes a vector PDF with every font
+embedded, `--size column` and `page` give the common one- and two-column widths, and the
+command says when text gets too small to read in print; `-o table.tex` writes a booktabs table
+whose numbers are the CSV's, under a caption that names the methods."""
+
+from __future__ import annotations
+
+import re
+
+import polars as pl
+import pytest
+
+from helpers.cli import main
+from helpers.render.export import SIZES
+from tests.conftest import CHECKPOINTS, SKY, SKY14, VAL
+
+
+def _page(data: bytes) -> tuple[float, float]:
+    box = re.search(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", data)
+    return float(box.group(1)), float(box.group(2))
+
+
+def _vector_with_fonts_embedded(data: bytes) -> None:
+    assert data.startswith(b"%PDF-")
+    assert b"/Subtype /Image" not in data  # no raster picture anywhere
+    fonts = set(re.findall(rb"/BaseFont /(\w+\+[\w-]+)", data))
+    assert fonts and all(b"LiberationSans" in f for f in fonts)  # subset, as embedded fonts are
+    assert data.count(b"/FontFile2") >= len(fonts)  # each font's program is in the file
+
+
+@pytest.mark.parametrize("size", [None, "column", "page"])
+def test_plot_writes_a_vector_pdf_at_the_width_asked(tmp_path, size, capsys):
+    out = tmp_path / "fig.pdf"
+    args = ["plot", str(CHECKPOINTS), "-o", str(out)] + (["--size", size] if size else [])
+    assert main(args) == 0
+    data = out.read_bytes()
+    _vector_with_fonts_embedded(data)
+    width, height = _page(data)
+    if size is None:  # one point a pixel: the SVG's own size
+        svg = tmp_path / "fig.svg"
+        assert main(["plot", str(CHECKPOINTS), "-o", str(svg)]) == 0
+        found = re.search(r'<svg[^>]*width="([\d.]+)" height="([\d.]+)"', svg.read_text())
+        assert (width, height) == (float(found.group(1)), float(found.group(2)))
+    else:
+        assert width == pytest.approx(SIZES[size] * 72, rel=0.05)
+    assert "wrote" in capsys.readouterr().out
+
+
+def test_compare_writes_a_pdf_and_a_box_fits_the_chart(tmp_path):
+    out = tmp_path / "d.pdf"
+    assert main(["compare", f"7b={SKY}", f"14b={SKY14}", "-o", str(out), "--size", "5x4"]) == 0
+    data = out.read_bytes()
+    _vector_with_fonts_embedded(data)
+    width, height = _page(data)
+    assert width <= 5 * 72 + 0.01 and height <= 4 * 72 + 0.01
+    assert max(width / (5 * 72), height / (4 * 72)) == pytest.approx(1, abs=1e-3)
+
+
+def test_small_print_is_said(tmp_path, capsys):
+    """Fifteen benchmarks at a column's width: the text shrinks below 7 pt, and the command
+    says how small."""
+    out = tmp_path / "grid.pdf"
+    assert main(["plot", str(VAL), "-o", str(out), "--size", "column"]) == 0
+    said = capsys.readouterr().out
+    note = re.search(r"note: the smallest text is ([\d.]+) pt at this size", said)
+    assert note and float(note.group(1)) < 7
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["-o", "x.png", "--size", "column"], "expected a .pdf output for --size"),
+        (["-o", "x.pdf", "--size", "wide"], "expected column, page or WIDTHxHEIGHT"),
+        (["-o", "x.pdf", "--size", "0x3"], "expected column, page or WIDTHxHEIGHT"),
+    ],
+)
+def test_a_bad_size_is_one_error_line(tmp_path, capsys, args, words):
+    args = [a if not a.startswith("x.") else str(tmp_path / a) for a in args]
+    try:
+        code = main(["plot", str(CHECKPOINTS), *args])
+    except SystemExit as e:  # refused by the argument parser, as every bad argument is
+        code = e.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err
+    assert not list(tmp_path.iterdir())
+
+
+def _rows(tex: str) -> list[list[str]]:
+    body = tex.split("\\midrule\n", 1)[1].split("\\bottomrule", 1)[0]
+    return [line.removesuffix(" \\\\").split(" & ") for line in body.strip().splitlines()]
+
+
+def test_compare_writes_a_booktabs_table_with_the_csvs_numbers(tmp_path, capsys):
+    """The shared SkyThought MATH500 pair: the difference and both bounds are the CSV's in
+    points to one decimal; the caption names the test, the 500 problems and the adjustment."""
+    runs = [f"7b={SKY}", f"14b={SKY14}"]
+    tex, csv = tmp_path / "table.tex", tmp_path / "d.csv"
+    assert main(["compare", *runs, "-o", str(tex)]) == 0
+    printed = capsys.readouterr().out
+    assert main(["compare", *runs, "-o", str(csv)]) == 0
+    text = tex.read_text()
+    for rule in ("\\toprule", "\\midrule", "\\bottomrule"):
+        assert text.count(rule) == 1
+    assert "\\usepackage" not in text and "\\begin{tabular}{llrrrrl}" in text
+    row = pl.read_csv(csv).row(0, named=True)
+    ((benchmark, step, a, b, difference, p, verdict),) = _rows(text)
+    points = [f"{row[k] * 100:+.1f}" for k in ("difference", "lo", "hi")]
+    assert difference == f"{points[0]} [{points[1]}, {points[2]}]" == "+28.0 [+23.0, +33.0]"
+    assert (benchmark, step, a, b) == ("MATH500", "--", "52.4", "80.4")
+    assert verdict == "separable" and float(p) == pytest.approx(row["p_adjusted"], rel=0.05)
+    caption = re.search(r"\\caption\{(.*)\}", text).group(1)
+    assert "Tango score interval and McNemar score test" in caption
+    assert "MATH500: 500 problems" in caption and "one test, so no adjustment" in caption
+    assert f"caption: {caption.replace(chr(92), '')}" in printed
+
+
+def test_a_table_of_many_comparisons_names_the_adjustment_and_escapes_names():
+    from helpers.runs import examples, presentation
+    from helpers.runs.compare import compare
+
+    renamed = {"baseline": "base_1 & co", "method": "new%"}
+    c = compare([(renamed[name], path) for name, path in examples.comparison_logs()])
+    assert "adjusted by Holm's method over 22 tests" in c.caption()
+    text = presentation.latex_table(c)
+    assert "base\\_1 \\& co" in text and "new\\%" in text
+    rows = _rows(text)
+    assert len(rows) == c.differences.height and all(len(r) == 7 for r in rows)
+
+
+def test_plot_writes_a_run_s_accuracies_with_their_intervals(tmp_path):
+    tex, csv = tmp_path / "p.tex", tmp_path / "p.csv"
+    assert main(["plot", str(CHECKPOINTS), "-o", str(tex)]) == 0
+    assert main(["plot", str(CHECKPOINTS), "-o", str(csv)]) == 0
+    table = pl.read_csv(csv)
+    rows = _rows(tex.read_text())
+    assert [r[1] for r in rows] == [str(s) for s in table["step"]]
+    for r, row in zip(rows, table.iter_rows(named=True), strict=True):
+        interval = f"[{row['lo'] * 100:.1f}, {row['hi'] * 100:.1f}]"
+        assert r[2] == f"{row['accuracy'] * 100:.1f} {interval}" and r[3] == "30"
