@@ -144,7 +144,7 @@ def test_output_suffix_is_checked(tmp_path, capsys):
     err = capsys.readouterr().err
     assert (
         err
-        == f"error: {tmp_path / 'x.gif'}: expected an output ending in .html, .png, .svg, .csv or .json; got '.gif'\n"
+        == f"error: {tmp_path / 'x.gif'}: expected an output ending in .html, .png, .svg, .pdf, .csv, .json or .tex; got '.gif'\n"
     )
 
 
