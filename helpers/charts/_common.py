@@ -37,11 +37,13 @@ def heading(
 ) -> str | alt.Title:
     """The described figure's title; a variant that adds marks to it gets a title of its own
     naming them (so no two charts share a title) and a subtitle line saying what each mark is.
-    `added` holds (name for the title, line for the subtitle) per addition; `centred` where the
-    description puts the title at the top centre (the theme's titles start at the left)."""
+    `added` holds (name for the title, the subtitle's line or lines) per addition; `centred`
+    where the description puts the title at the top centre (the theme's titles start at the
+    left)."""
     anchor = {"anchor": "middle"} if centred else {}
     if not added:
         return alt.Title(fig["title"], **anchor) if centred else fig["title"]
     names = [name for name, _ in added]
     what = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return alt.Title(f"{fig['title']}, with {what}", subtitle=[line for _, line in added], **anchor)
+    lines = [line for _, said in added for line in ([said] if isinstance(said, str) else said)]
+    return alt.Title(f"{fig['title']}, with {what}", subtitle=lines, **anchor)

@@ -17,9 +17,13 @@ MARKER_SHAPES = {"triangle": "triangle-up", "circle": "circle", "square": "squar
 
 # what the variant with `gains` adds, and how its marks are drawn (the subtitle's line)
 GAINS = (
-    "the Step-DPO gains",
-    "red bars and labels: each Step-DPO point minus the model of the same name "
-    "and size (percentage points)",
+    "the gaps to the plotted models",
+    (
+        "red bars and labels: each Step-DPO point minus the plotted model of its name and size "
+        "(percentage points)",
+        "only the 32B bar is a Step-DPO gain (from its SFT model); the others set Step-DPO models "
+        "beside differently trained Instruct models",
+    ),
 )
 
 
