@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import polars as pl
 import pytest
 
@@ -15,6 +17,7 @@ from helpers.figures import (
     step_dpo_sizing,
     training_dynamics,
 )
+from helpers.paths import NOTEBOOKS
 
 
 def test_per_1k_tokens_recovers_a_known_slope():
@@ -245,3 +248,34 @@ def test_detectability_reads_each_gap_from_the_data_and_sizes_it():
     dpo = table.filter(document="002").sort("difference")
     assert dpo["difference"].to_list() == pytest.approx([0.02, 0.055])
     assert dpo["detectable"].to_list() == [False, True]
+
+
+# what a static figure (a PNG in the report, a PDF in a paper) cannot do: be hovered or clicked,
+# or be re-run with an option
+_INTERACTIVE = re.compile(r"\bhover|\bclick|(?<![\w-])--[a-z]")
+
+
+def _texts(spec: object, skip=("tooltip", "$schema", "usermeta", "description")):
+    """Every string a chart's spec holds, outside its tooltips."""
+    if isinstance(spec, dict):
+        for key, value in spec.items():
+            if key not in skip:
+                yield from _texts(value, skip)
+    elif isinstance(spec, list):
+        for value in spec:
+            yield from _texts(value, skip)
+    elif isinstance(spec, str):
+        yield spec
+
+
+@pytest.mark.parametrize("notebook", sorted(NOTEBOOKS.glob("*.ipynb")), ids=lambda p: p.stem)
+def test_no_static_figure_points_to_interaction_or_an_option(notebook):
+    from helpers.render import site
+
+    said = [
+        (f.stem, text)
+        for f in site.figures(notebook)
+        for text in _texts(f.spec)
+        if _INTERACTIVE.search(text)
+    ]
+    assert said == []

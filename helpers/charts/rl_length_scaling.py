@@ -187,7 +187,7 @@ def rl_length_scaling(df: pl.DataFrame, **options) -> alt.HConcatChart:
             (
                 "the published values",
                 "black crosses: the values the paper prints for the same models "
-                "(hover for the table)",
+                "(the notebook's table gives the source of each)",
             )
         )
     return alt.hconcat(*panels).properties(title=heading(fig, added))

@@ -222,8 +222,8 @@ def comparison(c) -> DrawnComparison:
             flips = Fitted(
                 problems.clear(),
                 notes=[
-                    f"up to {most} problems flipped in a panel: counted by how much each moved "
-                    "(compare's HTML and --problems-out list them)"
+                    f"up to {most} problems flipped in a panel: counted by how much each moved, "
+                    "too many to draw one by one"
                 ],
             )
         else:
