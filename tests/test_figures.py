@@ -279,3 +279,14 @@ def test_no_static_figure_points_to_interaction_or_an_option(notebook):
         if _INTERACTIVE.search(text)
     ]
     assert said == []
+
+
+@pytest.mark.parametrize("notebook", sorted(NOTEBOOKS.glob("*.ipynb")), ids=lambda p: p.stem)
+def test_every_notebook_closes_with_references_and_versions(notebook):
+    import json
+
+    cells = json.loads(notebook.read_text())["cells"]
+    markdown = ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown"]
+    headings = [line for text in markdown for line in text.splitlines() if line.startswith("## ")]
+    assert headings[-2:] == ["## References", "## Versions"]
+    assert "".join(cells[-1]["source"]).strip() == "helpers.versions()"
