@@ -16,7 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from helpers.cli import compare, power
+from helpers.cli import compare, power, watch
 from helpers.cli.shared import (
     check_output,
     command_parser,
@@ -125,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     look.add_argument("files", nargs="+", type=Path, metavar="FILE")
     reading_args(look)
     power.add_parser(sub)
+    watch.add_parser(sub)
     args = parser.parse_args(argv)
     try:
         return _run(args)
@@ -138,6 +139,8 @@ def _inputs(args) -> list[Path]:
 
 
 def _run(args) -> int:
+    if args.command == "watch":
+        return watch.run(args)
     if args.command == "power":
         return power.run(args)
     if args.command == "inspect":

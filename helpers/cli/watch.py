@@ -1,0 +1,164 @@
+"""`python -m helpers watch`: follow runs while they train. Every few seconds it looks at each
+input; one that grew is read again, each newly evaluated step is said in one line (the
+accuracies with their intervals; with a baseline, the difference and its verdict as `compare`
+gives them), and OUT is written again, whole, as `plot` or `compare` would write it for the
+logs so far. It ends after --idle-exit seconds with no growth, saying which runs stalled, or on
+Ctrl-C, OUT whole either way."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import sys
+import time
+from pathlib import Path
+
+from helpers.cli.shared import mapping, reading_args, run_arg
+from helpers.errors import DataError
+
+DESCRIPTION = """\
+Follow runs while they train: RUN is NAME=PATH, or a bare PATH, anything `plot` reads that can
+grow (verl's file logger and console logs, TensorBoard event files, W&B and SwanLab run folders,
+MLflow stores, trackio, prime-rl metrics, answer-dump folders, per-sample tables). Every
+--every seconds each input is looked at; one that grew is read again (a record still being
+written is waited for), and each newly evaluated step gets a line:
+
+  grpo: step 120  math500 56.2% [51.8%, 60.5%]; aime24 13.3% [5.3%, 29.7%]
+
+With --baseline NAME (and two runs or more) the difference from the baseline follows, as
+`compare` prints it. -o OUT (.html, .png, .svg, .pdf, .csv) is written again, whole, after
+every change: what `plot` (one run) or `compare` (several) would write for the logs so far. The
+watch ends after --idle-exit seconds without growth (saying which runs stalled), or on Ctrl-C.
+
+examples:
+  python -m helpers watch outputs/metrics.jsonl -o live.html
+  python -m helpers watch grpo=runs/grpo/ mel=runs/mel/ --baseline grpo --every 30 -o d.csv
+"""
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value <= 86400:
+        raise argparse.ArgumentTypeError(f"expected seconds, more than 0; got {text!r}")
+    return value
+
+
+def add_parser(sub) -> None:
+    parser = sub.add_parser(
+        "watch",
+        help="follow runs while they train: a line per new step, OUT kept up to date",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("runs", nargs="+", type=run_arg, metavar="RUN", help="NAME=PATH or PATH")
+    parser.add_argument("-o", "--output", type=Path, metavar="OUT", help="kept up to date")
+    parser.add_argument("--baseline", metavar="NAME", help="compare the others with this run")
+    parser.add_argument(
+        "--every", type=_seconds, default=15.0, metavar="SECONDS", help="look every (15)"
+    )
+    parser.add_argument(
+        "--idle-exit",
+        type=_seconds,
+        metavar="SECONDS",
+        help="end after this long with no input growing (default: watch until Ctrl-C)",
+    )
+    parser.add_argument("--benchmarks", nargs="+", metavar="NAME", help="only these benchmarks")
+    reading_args(parser)
+
+
+def _quietly(argv: list[str]) -> None:
+    """OUT written by `plot` or `compare` themselves (their lines kept out of the watch's)."""
+    from helpers.cli import main
+
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        code = main(argv)
+    if code != 0:
+        raise DataError(argv[-1], "an output written from the logs so far", got=err.getvalue())
+
+
+def _output_argv(args, names: list[str]) -> list[str]:
+    options = []
+    for m in args.map or []:
+        options += ["--map", m]
+    if args.problems:
+        options += ["--problems", *(f"{n}={k}" for n, k in args.problems)]
+    if args.step_from_path:
+        options += ["--step-from-path", args.step_from_path]
+    if args.benchmarks:
+        options += ["--benchmarks", *args.benchmarks]
+    if len(args.runs) > 1:
+        runs = [f"{name}={path}" for name, path in args.runs]
+        baseline = ["--baseline", args.baseline] if args.baseline else []
+        return ["compare", *runs, *baseline, *options, "-o", str(args.output)]
+    return ["plot", str(args.runs[0][1]), *options, "-o", str(args.output)]
+
+
+def run(args) -> int:
+    from helpers.runs import readers, results_json
+    from helpers.runs.watch import Watched
+
+    names = [name for name, _ in args.runs]
+    if args.baseline is not None and args.baseline not in names:
+        raise DataError("--baseline", f"one of the runs {names}", got=args.baseline)
+    options = {
+        "mapping": mapping(args),
+        "problems": dict(args.problems or []),
+        "step_pattern": args.step_from_path,
+        "benchmarks": args.benchmarks,
+    }
+    watched = [Watched(name, path) for name, path in args.runs]
+    started = time.monotonic()
+    try:
+        while True:
+            now = time.monotonic()
+            grown = [w for w in watched if w.grew(now)]
+            fresh = []
+            for w in grown:
+                try:
+                    run_ = readers.load(w.path, **options)
+                    table = results_json.run_accuracies(run_)
+                except DataError as e:  # a log not readable yet: looked at again next time
+                    if str(e) != w.waiting:
+                        print(f"{w.name}: waiting: {e}", flush=True)
+                    w.waiting = str(e)
+                    continue
+                w.waiting = None
+                if args.benchmarks:
+                    table = table.filter(table["benchmark"].is_in(args.benchmarks))
+                lines = w.new_lines(table)
+                fresh += lines
+                for line in lines:
+                    print(line, flush=True)
+            if fresh and args.baseline and len(watched) > 1:
+                _differences(args, options)
+            if grown and args.output is not None and not any(w.waiting for w in watched):
+                _quietly(_output_argv(args, names))
+            quiet = min(now - (w.grew_at or started) for w in watched)
+            if args.idle_exit is not None and quiet >= args.idle_exit:
+                for w in watched:
+                    print(f"{w.name}: stalled: no growth for {now - (w.grew_at or started):.0f} s")
+                return 0
+            time.sleep(args.every)
+    except KeyboardInterrupt:
+        print("stopped" + (f"; {args.output} is whole" if args.output else ""), file=sys.stderr)
+        return 0
+
+
+def _differences(args, options: dict) -> None:
+    """The difference of each run from the baseline at the newest step both logged, as
+    `compare` prints it."""
+    from helpers.runs.compare import compare
+
+    reading = {k: v for k, v in options.items() if k != "benchmarks"}
+    try:
+        c = compare(args.runs, baseline=args.baseline, benchmarks=args.benchmarks, **reading)
+    except DataError as e:
+        print(f"compare: waiting: {e}", flush=True)
+        return
+    for line in c.lines():
+        print(f"  {line}", flush=True)
