@@ -140,7 +140,7 @@ def _inputs(args) -> list[Path]:
 
 def _run(args) -> int:
     if args.command == "watch":
-        return watch.run(args)
+        return watch.run(args, main)
     if args.command == "power":
         return power.run(args)
     if args.command == "inspect":

@@ -70,10 +70,9 @@ def add_parser(sub) -> None:
     reading_args(parser)
 
 
-def _quietly(argv: list[str]) -> None:
-    """OUT written by `plot` or `compare` themselves (their lines kept out of the watch's)."""
-    from helpers.cli import main
-
+def _quietly(main, argv: list[str]) -> None:
+    """OUT written by `plot` or `compare` themselves (`main`, the command line's; their lines
+    kept out of the watch's)."""
     err = io.StringIO()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
         code = main(argv)
@@ -98,7 +97,8 @@ def _output_argv(args, names: list[str]) -> list[str]:
     return ["plot", str(args.runs[0][1]), *options, "-o", str(args.output)]
 
 
-def run(args) -> int:
+def run(args, main) -> int:
+    """The watch; `main` is the command line's, which writes OUT as `plot` or `compare`."""
     from helpers.runs import readers, results_json
     from helpers.runs.watch import Watched
 
@@ -137,7 +137,7 @@ def run(args) -> int:
             if fresh and args.baseline and len(watched) > 1:
                 _differences(args, options)
             if grown and args.output is not None and not any(w.waiting for w in watched):
-                _quietly(_output_argv(args, names))
+                _quietly(main, _output_argv(args, names))
             quiet = min(now - (w.grew_at or started) for w in watched)
             if args.idle_exit is not None and quiet >= args.idle_exit:
                 for w in watched:
