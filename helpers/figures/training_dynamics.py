@@ -287,6 +287,18 @@ SIZES = {
 KNOWN_SIZES = ("OMNI-MATH500", "MATH500", "AIME2024", "GPQA")
 
 
+def sized_names(benchmarks) -> dict[str, str]:
+    """Each benchmark's panel name with the problems the simulation gives it, and whether
+    that size is known or assumed: 'MATH500 (n = 500)', 'BZ2024 (n = 100, assumed)'.
+
+    >>> sized_names(["MATH500", "BZ2024"])
+    {'MATH500': 'MATH500 (n = 500)', 'BZ2024': 'BZ2024 (n = 100, assumed)'}
+    """
+    return {
+        b: f"{b} (n = {SIZES[b]:,}{'' if b in KNOWN_SIZES else ', assumed'})" for b in benchmarks
+    }
+
+
 def described_truth(td: pl.DataFrame) -> pl.DataFrame:
     """The truth `training_run` simulates from 001's description: accuracy and token length
     moving from each benchmark's start to its end (a stated range counts as its middle), at the
