@@ -714,9 +714,9 @@ def _(spec):
     assert len(points) == len(detectability.GAPS)
     assert all(r["difference"] >= 0 for r in points)  # a gap's size; its sign in the tooltip
     assert {r["panel"] for r in rows} == {
-        "AIME2024 (30 problems)", "AIME24 (30 problems)", "MATH500 (500 problems)",
-        "MATH (5000 problems)",
+        "AIME2024 / AIME24 (30 problems)", "MATH500 (500 problems)", "MATH (5,000 problems)",
     }  # fmt: skip
+    assert {r["figure"] for r in points} == set(detectability.FIGURES.values())
 
 
 @example("problem_flips")(lambda: charts.problem_flips(_compared().problems))

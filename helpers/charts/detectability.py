@@ -12,17 +12,17 @@ from helpers.render.theme import RUN_COLOURS
 SUBTITLE = [
     "line: chance that two runs this far apart on this many problems come out separable at 5%",
     "(unpaired, at the comparison's accuracy); point: the size of the difference the figure shows;",
-    "dashed: 80% power, where a difference becomes detectable",
+    "grey dashed rule: 80% power, where a difference becomes detectable",
 ]
-
-
-def _panel(frame: pl.DataFrame) -> pl.DataFrame:
-    return frame.with_columns(panel=pl.format("{} ({} problems)", "benchmark", "problems"))
+DASHES = [[1, 0], [6, 3], [2, 2], [8, 2, 2, 2], [4, 4]]  # a figure told apart without colour
+SHAPES = ["circle", "square", "triangle-up", "diamond", "cross"]
+POINTS = "format(datum.value * 100, '.0f')"  # differences in percentage points, unsigned
 
 
 def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2) -> alt.FacetChart:
     """Power curves from `figures.detectability.power_curves` with the `gaps()` they belong to:
-    one panel per benchmark, colour for the document whose figure shows the difference.
+    one panel per benchmark (one benchmark spelled two ways is one panel), each figure's
+    difference in its own colour, dash and shape (told apart without colour too).
 
     Parameters
     ----------
@@ -45,44 +45,51 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
     >>> gaps = figures.gaps()
     >>> chart = detectability(figures.power_curves(gaps), gaps)
     >>> chart.facet.to_dict()["sort"]  # the panels in order
-    ['AIME2024 (30 problems)', 'AIME24 (30 problems)', 'MATH500 (500 problems)', ...]
+    ['AIME2024 / AIME24 (30 problems)', 'MATH500 (500 problems)', 'MATH (5,000 problems)']
     """
-    colour = (
-        alt.Color("document:N")
-        .title("Figure")
-        .scale(domain=sorted(set(gaps["document"])), range=RUN_COLOURS)
+    figures = sorted(set(gaps["figure"]))
+    colour = alt.Color("figure:N").title("Figure").scale(domain=figures, range=RUN_COLOURS)
+    # one legend: each figure's colour, dash and shape together
+    dash = alt.StrokeDash("figure:N").title("Figure").scale(domain=figures, range=DASHES)
+    shape = alt.Shape("figure:N").title("Figure").scale(domain=figures, range=SHAPES)
+    x = (
+        alt.X("difference:Q")
+        .title("Difference in accuracy (percentage points)")
+        .axis(labelExpr=POINTS)
     )
-    x = alt.X("difference:Q").title("Difference in accuracy").axis(format=".0%")
     y = alt.Y("power:Q").title("Power").scale(domain=[0, 1]).axis(format=".0%")
     tooltip = [
+        tip("figure:N", "Figure"),
         tip("comparison:N", "Comparison"),
-        tip("shown:Q", "Difference shown", "+.1%"),
-        tip("minimum_detectable_difference:Q", "Smallest detectable (80% power)", ".1%"),
+        tip("shown_points:Q", "Difference shown (points)", "+.1f"),
+        tip("smallest_points:Q", "Smallest detectable, 80% power (points)", ".1f"),
         tip("power:Q", "Power at the difference shown", ".0%"),
     ]
     lines = (
         alt.Chart()
         .mark_line(strokeWidth=1.5)
-        .encode(x=x, y=y, color=colour, detail="comparison:N")
+        .encode(x=x, y=y, color=colour, strokeDash=dash, detail="comparison:N")
         .transform_filter("datum.layer == 'curve'")
     )
     points = (
         alt.Chart()
         .mark_point(filled=True, size=70, opacity=1)
-        .encode(x=x, y=y, color=colour, tooltip=tooltip)
+        .encode(x=x, y=y, color=colour, shape=shape, tooltip=tooltip)
         .transform_filter("datum.layer == 'gap'")
     )
     threshold = alt.Chart().mark_rule(strokeDash=[5, 3], color="#79706e").encode(y=alt.datum(0.8))
     rows = pl.concat(
         [
-            _panel(curves)
-            .select("document", "comparison", "difference", "power", "panel", "problems")
+            curves.select("figure", "comparison", "difference", "power", "panel", "problems")
             .with_columns(layer=pl.lit("curve")),
-            _panel(gaps)
-            .with_columns(shown=pl.col("difference"), difference=pl.col("difference").abs())
+            gaps.with_columns(
+                shown_points=pl.col("difference") * 100,
+                smallest_points=pl.col("minimum_detectable_difference") * 100,
+                difference=pl.col("difference").abs(),
+            )
             .select(
-                "document", "comparison", "difference", "power", "panel", "problems", "shown",
-                "minimum_detectable_difference",
+                "figure", "comparison", "difference", "power", "panel", "problems",
+                "shown_points", "smallest_points",
             )
             .with_columns(layer=pl.lit("gap")),
         ],

@@ -28,6 +28,19 @@ GAPS = (
 )  # fmt: skip
 
 
+# each document's figure, as the chart's legend names it (not by notebook number alone)
+FIGURES = {
+    "000": "000 Kimi k1.5: long2short",
+    "001": "001 Kimi k1.5: training",
+    "002": "002 Step-DPO sizing",
+    "003": "003 ReasonFlux-PRM",
+    "004": "004 MEL vs GRPO",
+}
+# one benchmark spelled two ways by the descriptions (000 and 001 say AIME2024, 004 AIME24):
+# one panel, both spellings in its name
+SPELLINGS = {"AIME2024": "AIME2024 / AIME24", "AIME24": "AIME2024 / AIME24"}
+
+
 def _value(resource: str, benchmark: str, name: str) -> float:
     """One accuracy, as a fraction, as the data package holds it."""
     df = data.load(resource)
@@ -61,8 +74,9 @@ def gaps(alpha: float = 0.05, power: float = 0.8) -> pl.DataFrame:
     polars.DataFrame
         One row per comparison in `GAPS`: document, benchmark, problems, comparison, accuracy_a
         (the baseline) and accuracy_b (the method) as fractions, difference (b - a),
-        minimum_detectable_difference and power (both at the two accuracies' mean), and
-        detectable (the difference, either way, at least that minimum).
+        minimum_detectable_difference and power (both at the two accuracies' mean), detectable
+        (the difference, either way, at least that minimum), figure (the legend's name for
+        the document) and panel (the benchmark, its spellings joined, and its size).
 
     Examples
     --------
@@ -90,7 +104,13 @@ def gaps(alpha: float = 0.05, power: float = 0.8) -> pl.DataFrame:
             }
         )
     return pl.DataFrame(rows).with_columns(
-        detectable=pl.col("difference").abs() >= pl.col("minimum_detectable_difference")
+        detectable=pl.col("difference").abs() >= pl.col("minimum_detectable_difference"),
+        figure=pl.col("document").replace_strict(FIGURES),
+        panel=pl.format(
+            "{} ({} problems)",
+            pl.col("benchmark").replace(SPELLINGS),
+            pl.col("problems").map_elements(lambda n: f"{n:,}", return_dtype=pl.String),
+        ),
     )
 
 
@@ -102,14 +122,14 @@ def power_curves(table: pl.DataFrame) -> pl.DataFrame:
     Parameters
     ----------
     table : polars.DataFrame
-        Rows as `gaps()` gives, with the columns document, benchmark, problems, comparison,
-        accuracy_a and accuracy_b; the accuracy is their mean.
+        Rows as `gaps()` gives, with the columns document, figure, panel, benchmark, problems,
+        comparison, accuracy_a and accuracy_b; the accuracy is their mean.
 
     Returns
     -------
     polars.DataFrame
-        Columns document, benchmark, problems, comparison, difference (a fraction) and power
-        (unpaired, at 5%), 56 rows per row of `table`.
+        Columns document, figure, panel, benchmark, problems, comparison, difference (a
+        fraction) and power (unpaired, at 5%), 56 rows per row of `table`.
 
     Examples
     --------
@@ -121,6 +141,8 @@ def power_curves(table: pl.DataFrame) -> pl.DataFrame:
     rows = [
         {
             "document": r["document"],
+            "figure": r["figure"],
+            "panel": r["panel"],
             "benchmark": r["benchmark"],
             "problems": r["problems"],
             "comparison": r["comparison"],
