@@ -288,7 +288,7 @@ def _spec(make) -> dict:
     from helpers.render import theme
 
     theme.enable()
-    return make().to_dict(validate=False)
+    return theme.headline(make().to_dict(validate=False))
 
 
 __all__ = ["describe", "main"]
