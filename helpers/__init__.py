@@ -58,6 +58,45 @@ def setup() -> None:
         export.warm_up()
 
 
+def save(chart, path, *, size=None):
+    """Write a chart as the command line would: .png, .svg, .pdf (vector, fonts embedded;
+    `size` "column", "page" or (width, height) in inches, see `render.export.pdf`) or .html,
+    whole or not at all.
+
+    Parameters
+    ----------
+    chart : altair chart
+        Any chart the package's functions return.
+    path : str or pathlib.Path
+        Where, the format chosen by the suffix.
+    size : str or tuple of float, optional
+        A PDF's page.
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+
+    Examples
+    --------
+    >>> import helpers, tempfile, pathlib
+    >>> from helpers.figures import detectability as d
+    >>> helpers.setup()
+    >>> chart = helpers.charts.detectability(d.power_curves(d.gaps()), d.gaps())
+    >>> out = helpers.save(chart, pathlib.Path(tempfile.mkdtemp()) / "fig.pdf", size="page")
+    >>> out.read_bytes()[:5]
+    b'%PDF-'
+    """
+    from pathlib import Path
+
+    from helpers.render import export, theme
+
+    path = Path(path)
+    if size is not None and path.suffix != ".pdf":
+        raise DataError(path, "a .pdf output for a size (it sets a PDF's page)", got=path.suffix)
+    return export.save(theme.headline(chart.to_dict()), path, size=size)
+
+
 def versions() -> None:
     """Print the versions of the libraries that shape a notebook's numbers and charts (the
     pinned ones; no dates, so a re-executed notebook stays byte-identical).
