@@ -35,9 +35,10 @@ from helpers.runs.spark import location
 
 DESCRIPTION = """\
 Recognise the format of FILE(s) from their content and write the chart that fits to OUT (.html,
-.png or .svg; .csv writes the numbers behind the chart instead; .json each run's results in the
-Every Eval Ever schema, intervals included). `inspect` says what a file was read as, without
-drawing.
+.png, .svg, or .pdf with --size column|page for a paper; .csv writes the numbers behind the chart
+instead; .tex a booktabs table of the accuracies; .json each run's results in the Every Eval Ever
+schema, intervals included). `inspect` says what a file was read as, without drawing; `watch`
+follows runs while they train.
 
 Formats recognised:
   per-step metric logs: W&B history export or other CSV, JSON lines, TRL trainer_state.json

@@ -45,8 +45,10 @@ counted (a max-statistic bootstrap over problems). The p-values are adjusted for
 comparison made (--adjust; Holm by default), 'separable' is decided on the adjusted value, and
 each interval is printed at the level that agrees with it (its level is named, and is the CSV's
 `level`). Score-only logs are compared unpaired, with intervals from
-the benchmark's size. OUT: .html, .png or .svg for the charts; .csv for one row per comparison,
-benchmark and step (differences as fractions).
+the benchmark's size. OUT: .html, .png, .svg or .pdf (--size column|page) for the charts; .csv
+for one row per comparison, benchmark and step (differences as fractions); .tex for a booktabs
+table under a caption naming the methods; .json for each run's results in the Every Eval Ever
+schema.
 
 examples:
   python -m helpers compare grpo=grpo/ mel=mel/ -o compare.html
