@@ -290,30 +290,3 @@ def test_every_notebook_closes_with_references_and_versions(notebook):
     headings = [line for text in markdown for line in text.splitlines() if line.startswith("## ")]
     assert headings[-2:] == ["## References", "## Versions"]
     assert "".join(cells[-1]["source"]).strip() == "helpers.versions()"
-
-
-def _nested_title_sizes(spec: dict, default: float) -> list[float]:
-    """The font size of every title below the top level (a panel's, a facet header's)."""
-    sizes = []
-    for key in ("hconcat", "vconcat", "concat", "layer"):
-        for part in spec.get(key, []):
-            if part.get("title") is not None:
-                title = part["title"]
-                own = title.get("fontSize") if isinstance(title, dict) else None
-                sizes.append(own or default)
-            sizes += _nested_title_sizes(part, default)
-    if isinstance(spec.get("spec"), dict):
-        sizes += _nested_title_sizes(spec["spec"], default)
-    return sizes
-
-
-@pytest.mark.parametrize("notebook", sorted(NOTEBOOKS.glob("*.ipynb")), ids=lambda p: p.stem)
-def test_a_figure_title_is_larger_than_its_panels_titles(notebook):
-    from helpers.render import site
-
-    for f in site.figures(notebook):
-        config = f.spec.get("config", {})
-        default = config.get("title", {}).get("fontSize", 13)
-        header = config.get("header", {}).get("labelFontSize", 13)
-        top = f.spec["title"]["fontSize"]
-        assert top > max([header, *_nested_title_sizes(f.spec, default)]), f.stem

@@ -289,7 +289,7 @@ def _spec(make) -> dict:
     from helpers.render import theme
 
     theme.enable()
-    return theme.headline(make().to_dict(validate=False))
+    return make().to_dict(validate=False)
 
 
 __all__ = ["describe", "main"]

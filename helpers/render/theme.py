@@ -107,23 +107,8 @@ def theme() -> alt.theme.ThemeConfig:
     }
 
 
-# a figure's own title is set above its panels' titles (which take the theme's 15 px)
-HEADLINE_SIZE = 18
-
-
-def headline(spec: dict[str, Any]) -> dict[str, Any]:
-    """The spec with its top-level title larger than any panel's (a title as text becomes
-    {"text": ...}); a title given its own size keeps it."""
-    title = spec.get("title")
-    if title is None:
-        return spec
-    title = {"text": title} if isinstance(title, str | list) else dict(title)
-    title.setdefault("fontSize", HEADLINE_SIZE)
-    return {**spec, "title": title}
-
-
 def _renderer(spec: dict[str, Any], **metadata: Any) -> dict[str, Any]:
-    return export.mimebundle(headline(spec))
+    return export.mimebundle(spec)
 
 
 # Charts keep 8 significant digits of every float. Fits and special functions come out of
