@@ -89,12 +89,12 @@ def save(chart, path, *, size=None):
     """
     from pathlib import Path
 
-    from helpers.render import export, theme
+    from helpers.render import export
 
     path = Path(path)
     if size is not None and path.suffix != ".pdf":
         raise DataError(path, "a .pdf output for a size (it sets a PDF's page)", got=path.suffix)
-    return export.save(theme.headline(chart.to_dict()), path, size=size)
+    return export.save(chart.to_dict(), path, size=size)
 
 
 def versions() -> None:
