@@ -138,3 +138,13 @@ def test_plot_writes_a_run_s_accuracies_with_their_intervals(tmp_path):
     for r, row in zip(rows, table.iter_rows(named=True), strict=True):
         interval = f"[{row['lo'] * 100:.1f}, {row['hi'] * 100:.1f}]"
         assert r[2] == f"{row['accuracy'] * 100:.1f} {interval}" and r[3] == "30"
+
+
+def test_the_html_chart_carries_the_caption_escaped(tmp_path):
+    """The methods caption is written under the chart in HTML, a run's name never markup."""
+    out = tmp_path / "d.html"
+    assert main(["compare", f"<b>7b&={SKY}", f"14b={SKY14}", "-o", str(out)]) == 0
+    page = out.read_text()
+    caption = re.search(r'<p class="caption">(.*?)</p>', page).group(1)
+    assert "of 14b from the baseline &lt;b&gt;7b&amp;" in caption
+    assert "MATH500: 500 problems" in caption and "<b>7b" not in page

@@ -168,10 +168,13 @@ def _run(args) -> int:
     if args.command == "compare":
         make, c = compare.run(args)
         table = c.differences
-        if out.suffix == ".html":
+        if out.suffix == ".html":  # the methods caption under the chart, then the problems
+            import html
+
             from helpers.render import problems
 
-            appendix = problems.section(c.problems)
+            caption = f'<p class="caption">{html.escape(c.caption())}</p>'
+            appendix = caption + problems.section(c.problems)
     else:
         make, table = fitting(
             args.files,
