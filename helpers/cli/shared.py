@@ -81,14 +81,21 @@ def page_size(text: str) -> str | tuple[float, float]:
     return size
 
 
-def _ppi(text: str) -> float:
+def number(text: str, cast, ok, expected: str):
+    """An argument's TEXT cast to a number `ok` accepts, else argparse's one-line error
+    `expected` (text that is no number fails too)."""
     try:
-        value = float(text)
+        value = cast(text)
     except ValueError:
-        value = float("nan")
-    if not 36 <= value <= 600:
-        raise argparse.ArgumentTypeError(f"expected pixels per inch from 36 to 600; got {text!r}")
+        value = None
+    if value is None or not ok(value):
+        raise argparse.ArgumentTypeError(expected)
     return value
+
+
+def _ppi(text: str) -> float:
+    expected = f"expected pixels per inch from 36 to 600; got {text!r}"
+    return number(text, float, lambda v: 36 <= v <= 600, expected)
 
 
 def reading_args(parser: argparse.ArgumentParser) -> None:
@@ -161,26 +168,14 @@ def check_seed_sd(seed_sd: float | None) -> None:
 
 def panels_per_row(text: str) -> int:
     """--columns: a whole number of panels per row, at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(
-            f"expected a whole number of panels, 1 or more; got {text}"
-        )
-    return value
+    expected = f"expected a whole number of panels, 1 or more; got {text}"
+    return number(text, int, lambda v: v >= 1, expected)
 
 
 def smoothing(text: str) -> float:
     """--smooth: an EMA weight, at least 0 and below 1 (0.6 as TensorBoard's default)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value < 1:
-        raise argparse.ArgumentTypeError(f"expected a weight from 0 to below 1; got {text}")
-    return value
+    expected = f"expected a weight from 0 to below 1; got {text}"
+    return number(text, float, lambda v: 0 <= v < 1, expected)
 
 
 def engine_arg(parser: argparse.ArgumentParser) -> None:

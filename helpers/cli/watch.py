@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from helpers.cli.shared import mapping, reading_args, run_arg
+from helpers.cli.shared import mapping, number, reading_args, run_arg
 from helpers.errors import DataError
 
 DESCRIPTION = """\
@@ -38,13 +38,8 @@ examples:
 
 
 def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not 0 < value <= 86400:
-        raise argparse.ArgumentTypeError(f"expected seconds, more than 0; got {text!r}")
-    return value
+    expected = f"expected seconds, more than 0; got {text!r}"
+    return number(text, float, lambda v: 0 < v <= 86400, expected)
 
 
 def add_parser(sub) -> None:

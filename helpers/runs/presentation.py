@@ -226,15 +226,7 @@ def latex_table(c) -> str:
     head += ["Benchmark", "Step", "Baseline" if several else latex(c.runs[0])]
     head += ["Run" if several else latex(c.runs[1]), "Difference [interval]", "$p$ (adj.)"]
     head.append("Verdict")
-    lines = [
-        r"\begin{table}",
-        r"\centering",
-        r"\caption{" + latex(caption(c)) + "}",
-        r"\begin{tabular}{" + "l" * (len(head) - 5) + "rrrrl}",
-        r"\toprule",
-        " & ".join(head) + r" \\",
-        r"\midrule",
-    ]
+    rows = []
     for r in d.iter_rows(named=True):
         cells = [latex(r["comparison"])] if several else []
         step = r["step"] if r["step"] is not None else "--"
@@ -243,9 +235,8 @@ def latex_table(c) -> str:
         cells.append(f"{points(r['difference'])} [{points(r['lo'])}, {points(r['hi'])}]")
         cells.append("--" if r["p_adjusted"] is None else f"{r['p_adjusted']:.2g}")
         cells.append({True: "separable", False: "not separable"}.get(r["separable"], "no test"))
-        lines.append(" & ".join(cells) + r" \\")
-    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
-    return "\n".join(lines) + "\n"
+        rows.append(cells)
+    return _booktabs(caption(c), "l" * (len(head) - 5) + "rrrrl", head, rows)
 
 
 def _percent(x: float | None) -> str:
@@ -264,15 +255,7 @@ def latex_accuracies(named: list[tuple[str, pl.DataFrame]]) -> str:
     if any(n is None for n in problems):
         said += " (none where the log does not say how many problems)"
     caption = said + (f"; {_counts(problems, 'problems')}." if _counts(problems, "") else ".")
-    lines = [
-        r"\begin{table}",
-        r"\centering",
-        r"\caption{" + latex(caption) + "}",
-        r"\begin{tabular}{" + "l" * (len(head) - 2) + "rr}",
-        r"\toprule",
-        " & ".join(head) + r" \\",
-        r"\midrule",
-    ]
+    rows = []
     for run, table in named:
         for r in table.iter_rows(named=True):
             cells = [latex(run)] if several else []
@@ -282,6 +265,24 @@ def latex_accuracies(named: list[tuple[str, pl.DataFrame]]) -> str:
                 _percent(r["accuracy"]) + interval,
                 "--" if r["problems"] is None else str(r["problems"]),
             ]
-            lines.append(" & ".join(cells) + r" \\")
-    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
+            rows.append(cells)
+    return _booktabs(caption, "l" * (len(head) - 2) + "rr", head, rows)
+
+
+def _booktabs(caption_text: str, align: str, head: list[str], rows: list[list[str]]) -> str:
+    """A table environment with a booktabs tabular (no other package): the caption (escaped
+    here), the head, and the rows, whose cells are LaTeX already."""
+    lines = [
+        r"\begin{table}",
+        r"\centering",
+        r"\caption{" + latex(caption_text) + "}",
+        r"\begin{tabular}{" + align + "}",
+        r"\toprule",
+        " & ".join(head) + r" \\",
+        r"\midrule",
+        *(" & ".join(cells) + r" \\" for cells in rows),
+        r"\bottomrule",
+        r"\end{tabular}",
+        r"\end{table}",
+    ]
     return "\n".join(lines) + "\n"

@@ -111,11 +111,13 @@ def _step(path: Path, i: int, result: dict) -> int | None:
     return int(step)
 
 
-def read_aggregate(path: Path, metric: str | None = None) -> tuple[pl.DataFrame, list[str]]:
+def read_aggregate(
+    path: Path, metric: str | None = None, doc: object = None
+) -> tuple[pl.DataFrame, list[str]]:
     """The aggregate's accuracies: step (where a result's details name one), benchmark, score
     (a fraction), problems (the sample count the result names), metric; and notes naming
     what was left out."""
-    doc = load_json(path)
+    doc = load_json(path) if doc is None else doc  # `doc`: the file's document, read already
     if not is_aggregate(doc):
         raise DataError(path, "an Every Eval Ever log (schema_version, evaluation_results)")
     by_benchmark: dict[tuple[str, int | None], list[tuple[int, dict]]] = {}
@@ -171,11 +173,10 @@ def read_aggregate(path: Path, metric: str | None = None) -> tuple[pl.DataFrame,
     return pl.DataFrame(rows, schema=schema, orient="row"), notes
 
 
-def samples_beside(path: Path) -> tuple[Path | None, str | None]:
+def samples_beside(path: Path, doc: object) -> tuple[Path | None, str | None]:
     """The instance-level file an aggregate names, where it lies beside the aggregate (the
     schema's path is relative to the datastore's root, so only its name is looked for), and
     why it is not used where it is there but differs from the checksum the aggregate gives."""
-    doc = load_json(path)
     detail = doc.get("detailed_evaluation_results") if isinstance(doc, dict) else None
     if not isinstance(detail, dict) or not isinstance(detail.get("file_path"), str):
         return None, None
@@ -276,9 +277,10 @@ def _read_aggregate(path: Path, where: Where) -> Loaded:
     the scores."""
     from helpers.runs.readers.stated import checked
 
-    rows, said = read_aggregate(path, where.metric)
+    doc = load_json(path)
+    rows, said = read_aggregate(path, where.metric, doc)
     scores = Loaded(path, where.kind, scores=scores_frame(rows, where.step), notes=said)
-    beside, why = samples_beside(path)
+    beside, why = samples_beside(path, doc)
     if beside is None or where.options.get("summary"):
         scores.notes += [why] if why else []
         return scores
