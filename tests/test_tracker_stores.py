@@ -564,6 +564,52 @@ def test_tensorboard_log_dir_of_several_runs(tmp_path, capsys):
     assert compared["step"].to_list() == list(range(1, 301))
 
 
+def test_compare_reads_a_store_once_and_the_next_comparison_anew(tmp_path, monkeypatch):
+    """Two runs of one log dir compared as PATH#RUN: the store is listed once and each run's
+    events read once (the comparison keeps what it read; nothing is kept past it), so a
+    second comparison reads them again, as a run that goes on logging needs."""
+    from helpers.runs import compare
+    from helpers.runs.readers import stores
+
+    logs = tmp_path / "logs"
+    shutil.copytree(TB_STAGE2, logs / "stage2")
+    shutil.copytree(TB_STAGE4, logs / "stage4")
+    listed, read = [], []
+    real_get = stores.get
+
+    def counting(kind):
+        found = real_get(kind)
+
+        def runs(path, mapping):
+            listed.append(path)
+            out = []
+            for name, aliases, rows in found.runs(path, mapping):
+                out.append((name, aliases, functools.partial(_counted, read, name, rows)))
+            return out
+
+        return type("Counted", (), {"runs": staticmethod(runs)})
+
+    monkeypatch.setattr(stores, "get", counting)
+    mapping = {"accuracy": "rewards/{benchmark}/mean"}
+    pairs = {
+        "a": f"{logs}#stage2/Aug03_00-13-34_forcifer-123",
+        "b": f"{logs}#stage4/Aug03_06-26-13_abf94c617dac",
+    }
+    first = compare.compare(pairs, mapping=mapping)
+    assert (len(listed), sorted(read)) == (
+        1,
+        sorted(["stage2/Aug03_00-13-34_forcifer-123", "stage4/Aug03_06-26-13_abf94c617dac"]),
+    )
+    again = compare.compare(pairs, mapping=mapping)
+    assert (len(listed), len(read)) == (2, 4)
+    assert again.differences.equals(first.differences)
+
+
+def _counted(read: list, name: str, rows):
+    read.append(name)
+    return rows()
+
+
 def test_a_folder_with_no_run(tmp_path, capsys):
     """An empty folder, and a TensorBoard folder whose only event file holds no scalar: one
     error line each, naming the folder."""

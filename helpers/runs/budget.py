@@ -50,13 +50,13 @@ def noise_budgets(
 
     notes: list[str] = []
     reading = {"step_pattern": None, "mapping": None, "problems": None}
-    entries, _ = compare._entries(runs, reading, notes)
-    per_problem, _, _, _ = compare._read(entries, benchmarks, reading)
-    names = list(dict.fromkeys(n for n, _, _ in entries))
+    entries, per_problem = compare.problem_counts(runs, benchmarks, reading, notes)
+    names = list(dict.fromkeys(log.name for log in entries))
+    first = entries[0].path
     if per_problem is None or len(names) < 2:
-        raise DataError(entries[0][2], "two runs' per-sample logs (NAME=PATH twice)")
+        raise DataError(first, "two runs' per-sample logs (NAME=PATH twice)")
     if "partial" in per_problem.columns and (per_problem["partial"].fill_null(0) > 0).any():
-        raise DataError(entries[0][2], "0/1 answers for the noise budget (rewards: not yet)")
+        raise DataError(first, "0/1 answers for the noise budget (rewards: not yet)")
     base, new = names[:2]
     out = []
     for (benchmark,), rows in per_problem.group_by("benchmark", maintain_order=True):
@@ -100,7 +100,7 @@ def noise_budgets(
             }
         )
     if not out:
-        raise DataError(entries[0][2], "a benchmark and step both runs logged")
+        raise DataError(first, "a benchmark and step both runs logged")
     return out
 
 

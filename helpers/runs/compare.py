@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import polars as pl
 
@@ -128,72 +129,105 @@ class Comparison:
         return presentation.comparison_chart(self, title=title, lead=lead, columns=columns)
 
 
-def _each_run(name: str, path: Path | str, options: dict, notes: list[str]) -> list[tuple]:
+class _Log(NamedTuple):
+    """One log of a run: the run's name, the seed it is (0, 1, ... in the order given), where
+    it is (a path, `PATH#RUN`, or a cluster URI), and the run as read where it was read
+    already (a tracker's store is read while its runs are named)."""
+
+    name: str
+    seed: int
+    path: Path | str
+    loaded: readers.Loaded | None = None
+
+
+def _each_run(
+    name: str, path: Path | str, options: dict, notes: list[str], opened: dict
+) -> list[tuple[str, Path | str, readers.Loaded | None]]:
     """A tracker's store of several runs (a W&B folder, a TensorBoard log dir, an MLflow
     store, a trackio project, a table of runs) given as a bare PATH is each of its runs:
     PATH#RUN named RUN, and the runs of a table named `METHOD (seed=S)` are the seeds of
     METHOD. NAME=PATH names one run, so there a store of several is an error naming its
-    runs."""
+    runs. Each store is opened once (`opened`, by its path) and its runs come back read;
+    any other input is read later, with the rest."""
     if not isinstance(path, Path):
-        return [(name, path)]
-    held = readers.store_runs(path, **options)
-    if not held:  # one run, or PATH#RUN: a bare PATH#RUN is named after its run
-        picked = str(path).rpartition("#")[2] if "#" in str(path) and not path.exists() else ""
-        return [(picked if picked and name == path.stem else name, path)]
-    runs = [r.run for r in held if r.unread is None]
+        return [(name, path, None)]
+    where, chosen = readers.runs.run_named(path)
+    if where not in opened:
+        opened[where] = readers.open_store(where, **options)
+    if opened[where] is None:
+        return [(name, path, None)]
+    held = readers.load_runs(path, **options, store=opened[where])
+    if chosen is not None or len(held) == 1:  # one run, or PATH#RUN: named after its run
+        return [(chosen if chosen and name == path.stem else name, path, held[0])]
+    runs = [r for r in held if r.unread is None]
     notes += [f"{path}#{r.run} not compared: {r.unread}" for r in held if r.unread is not None]
     if name not in (path.stem, str(path)):
+        names = [r.run for r in runs]
         raise DataError(
             path,
-            f"one run for {name}=PATH; PATH holds {len(held)} runs ({', '.join(runs[:4])}"
-            f"{' ...' if len(runs) > 4 else ''}): give {name}=PATH#RUN for one, or PATH alone "
+            f"one run for {name}=PATH; PATH holds {len(held)} runs ({', '.join(names[:4])}"
+            f"{' ...' if len(names) > 4 else ''}): give {name}=PATH#RUN for one, or PATH alone "
             "to compare them all",
         )
-    seeded = [re.fullmatch(r"(.+) \(seed=[^,()]*\)", run) for run in runs]
+    seeded = [re.fullmatch(r"(.+) \(seed=[^,()]*\)", r.run) for r in runs]
     return [
-        (m.group(1) if m else run, Path(f"{path}#{run}"))
-        for run, m in zip(runs, seeded, strict=True)
+        (m.group(1) if m else r.run, Path(f"{path}#{r.run}"), r)
+        for r, m in zip(runs, seeded, strict=True)
     ]
 
 
-def _entries(
-    runs, options: dict, notes: list[str]
-) -> tuple[list[tuple[str, int, Path | str]], dict[str, int]]:
-    """(name, seed, path) for each log: a mapping name -> path(s), or (name, path) pairs; a
-    store of several runs given alone is each of its runs (`_each_run`); and the step each
-    run given as PATH@STEP is pinned to."""
+def _entries(runs, options: dict, notes: list[str]) -> tuple[list[_Log], dict[str, int]]:
+    """Each log (`_Log`): a mapping name -> path(s), or (name, path) pairs; a store of several
+    runs given alone is each of its runs (`_each_run`); and the step each run given as
+    PATH@STEP is pinned to."""
     pairs = runs.items() if isinstance(runs, Mapping) else runs
-    out: list[tuple[str, int, Path]] = []
+    out: list[_Log] = []
     pins: dict[str, set] = {}
+    opened: dict = {}  # each tracker's store, opened once, with what was read of it
     for given, paths in pairs:
         for p in [paths] if isinstance(paths, str | Path) else paths:
             p, step = checkpoints.pinned(p)
-            for name, path in _each_run(str(given), spark.location(p), options, notes):
-                out.append((name, sum(1 for n, _, _ in out if n == name), path))
+            for name, path, loaded in _each_run(
+                str(given), spark.location(p), options, notes, opened
+            ):
+                out.append(_Log(name, sum(1 for log in out if log.name == name), path, loaded))
                 pins.setdefault(name, set()).add(step)
-    for name in dict.fromkeys(n for n, _, _ in out):  # a run's seeds: each log once
-        seeds = [p for n, _, p in out if n == name and isinstance(p, Path)]
+    for name in dict.fromkeys(log.name for log in out):  # a run's seeds: each log once
+        seeds = [log.path for log in out if log.name == name and isinstance(log.path, Path)]
         distinct_inputs(seeds)
     for name, steps in pins.items():
         if len(steps) > 1:
-            where = next(p for n, _, p in out if n == name)
+            where = next(log.path for log in out if log.name == name)
             raise DataError(
                 where, f"one @STEP for every log of run {name!r}", got=sorted(steps, key=str)
             )
     return out, {name: s for name, (s,) in pins.items() if s is not None}
 
 
+def problem_counts(
+    runs, benchmarks, options: dict, notes: list[str]
+) -> tuple[list[_Log], pl.DataFrame | None]:
+    """Each log of `runs` (as `compare` takes them) and the per-problem counts of its
+    per-sample logs (run, seed, benchmark, step, problem_id, n, c), as `compare` reads them."""
+    entries, _ = _entries(runs, options, notes)
+    return entries, _read(entries, benchmarks, options)[0]
+
+
 def _read(
-    entries, benchmarks, options, engine: str = "polars"
+    entries: list[_Log], benchmarks, options, engine: str = "polars"
 ) -> tuple[pl.DataFrame | None, pl.DataFrame | None, dict[str, list], dict[str, str]]:
     """Per-problem counts (run, seed, benchmark, step, problem_id, n, c) from per-sample logs,
     scores (run, seed, benchmark, step, score) from score-only logs, and per run the files of
     its first seed that hold problem texts (`Loaded.texts`)."""
     per_problem, scores, texts, status = {}, [], {}, {}
     counted = summarise.problem_counts(
-        [p for _, _, p in entries], benchmarks, options, engine=engine
+        [log.path for log in entries],
+        benchmarks,
+        options,
+        engine=engine,
+        loaded=[log.loaded for log in entries],
     )
-    for (name, seed, path), (counts, loaded) in zip(entries, counted, strict=True):
+    for (name, seed, path, _), (counts, loaded) in zip(entries, counted, strict=True):
         tag = {"run": pl.lit(name), "seed": pl.lit(seed, pl.Int64)}
         if engine == "spark":
             spark.collected(name, counts)
@@ -288,7 +322,6 @@ def _seed_notes(rows: list[dict], seed_sd: float | None, notes: list[str]) -> No
         )
 
 
-@readers.remembering()  # each store of several runs is read once, however many it holds
 def compare(
     runs: Mapping[str, str | Path | Sequence[str | Path]] | Sequence[tuple[str, str | Path]],
     *,
@@ -355,7 +388,11 @@ def compare(
         problems=flipped.with_texts(flipped.view(pairing.flips, checkpoint), texts),
         notes=notes,
         logs={
-            name: [p.name if isinstance(p, Path) else p for n, _, p in entries if n == name]
+            name: [
+                log.path.name if isinstance(log.path, Path) else log.path
+                for log in entries
+                if log.name == name
+            ]
             for name in names
         },
         status=status,
@@ -363,19 +400,19 @@ def compare(
     )
 
 
-def _named(entries: list, baseline: str | None) -> tuple[list[str], dict]:
+def _named(entries: list[_Log], baseline: str | None) -> tuple[list[str], dict]:
     """The runs' names, the baseline first, and each run's first log (where errors point)."""
-    names = list(dict.fromkeys(n for n, _, _ in entries))
+    names = list(dict.fromkeys(log.name for log in entries))
     if len(names) < 2:
-        where = entries[0][2] if entries else "(no input)"
+        where = entries[0].path if entries else "(no input)"
         raise DataError(
             where, f"at least two runs to compare (NAME=PATH twice or more); got {names}"
         )
     baseline = baseline or names[0]
     if baseline not in names:
-        raise DataError(entries[0][2], f"a baseline among the runs {names}", got=baseline)
+        raise DataError(entries[0].path, f"a baseline among the runs {names}", got=baseline)
     names = [baseline, *[n for n in names if n != baseline]]
-    return names, {n: next(p for m, _, p in entries if m == n) for n in names}
+    return names, {n: next(log.path for log in entries if log.name == n) for n in names}
 
 
 def _curves(per_problem, scores, names: list[str], first_path: dict) -> tuple:

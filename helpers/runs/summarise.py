@@ -244,14 +244,19 @@ def size_table(scores: pl.DataFrame) -> pl.DataFrame:
 
 
 def problem_counts(
-    paths: Sequence[Path | str], benchmarks, options: dict, *, engine: str = "polars"
+    paths: Sequence[Path | str],
+    benchmarks,
+    options: dict,
+    *,
+    engine: str = "polars",
+    loaded: Sequence[Loaded | None] | None = None,
 ) -> list[tuple[pl.DataFrame | None, Loaded | None]]:
     """Per (benchmark, step, problem_id) of each run's log: `n` samples and `c` correct ones,
     counted by the engine (`query.problem_counts`; with Spark only the counts leave the
     cluster), each sample counted once, in the order of benchmark, step and problem id (as
     text, nulls last). With polars the logs are counted side by side, in one `collect_all`.
     For a log of scores only: no counts and the run as read (with Spark there is no such
-    log)."""
+    log). `loaded` holds the runs already read, by position (None: read the path)."""
     if engine == "spark":
         import narwhals as nw
 
@@ -264,7 +269,10 @@ def problem_counts(
             each_sample_once(counts, path)
             out.append((counts.sort(*_IN_ORDER, nulls_last=True), None))
         return out
-    loaded = [load(spark.local(path), **options) for path in paths]
+    loaded = [
+        given or load(spark.local(path), **options)
+        for path, given in zip(paths, loaded or [None] * len(paths), strict=True)
+    ]
     asked = [(i, r.samples) for i, r in enumerate(loaded) if r.samples is not None]
     queries = []
     for _, lf in asked:

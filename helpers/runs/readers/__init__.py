@@ -23,11 +23,11 @@ from helpers.runs.readers.leaderboards import read_scores
 from helpers.runs.readers.metrics import read_metric_log
 from helpers.runs.readers.runs import (
     Loaded,
+    Store,
     load,
     load_runs,
-    remembering,
+    open_store,
     step_from_path,
-    store_runs,
 )
 from helpers.runs.readers.tables import SAMPLE_COLUMNS, scan_samples
 
@@ -35,6 +35,7 @@ __all__ = [
     "FORMATS",
     "SAMPLE_COLUMNS",
     "Loaded",
+    "Store",
     "detect",
     "distinct_inputs",
     "load",
@@ -43,8 +44,7 @@ __all__ = [
     "read_metric_log",
     "read_qwen_math",
     "read_scores",
-    "remembering",
     "scan_samples",
     "step_from_path",
-    "store_runs",
+    "open_store",
 ]

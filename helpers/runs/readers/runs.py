@@ -21,58 +21,64 @@ from helpers.runs.readers.loaded import (
     step_from_path,
 )
 from helpers.runs.readers.registry import PER_SAMPLE, is_store
-from helpers.runs.readers.stores import from_store, remembering, run_named
+from helpers.runs.readers.stores import Store, run_named
 from helpers.runs.readers.tables import SAMPLE_COLUMNS
 
 
-def store_runs(path: str | Path, **options) -> list[Loaded]:
-    """The runs of an input that is a tracker's store of several (a W&B folder, a
-    TensorBoard log dir, an MLflow store, a trackio project), as `load_runs` reads them;
-    for any other input (one run, a log file, `PATH#RUN`) an empty list, read no further
-    than its format. Within `remembering()` the store is read once for this and its runs."""
-    path = Path(path)
-    if run_named(path)[1] is not None:  # PATH#RUN: one run
-        return []
-    with reading(path):
-        kind = detect(path, dict(options.get("mapping") or {}))
-    if not is_store(path, kind):
-        return []
-    runs = load_runs(path, **options)
-    return runs if len(runs) > 1 else []
+def open_store(path: str | Path, **options) -> Store | None:
+    """The tracker's store (a W&B folder, a TensorBoard log dir, an MLflow store, a trackio
+    project) that `path` is, or that `PATH#RUN` names, with its runs listed and none read;
+    None for any other input, read no further than its format. Give it to `load_runs` to
+    read several of its runs with each read once (a `Store` keeps what it read)."""
+    where = run_named(Path(path))[0]
+    options = _options(**options)
+    with reading(where):
+        kind = detect(where, options["mapping"])
+        return Store(where, kind, options) if is_store(where, kind) else None
 
 
-def _load(path: str | Path, options: dict, every: bool) -> list[Loaded]:
+def _load(path: str | Path, options: dict, every: bool, store: Store | None = None) -> list[Loaded]:
     path, chosen = run_named(Path(path))
     check_step_pattern(options["step_pattern"])
     with reading(path):
-        kind = detect(path, options["mapping"])
-        if is_store(path, kind):
-            found = from_store(path, kind, options, chosen, every)
-        elif chosen is not None:
-            raise DataError(path, f"a tracker's store of runs to pick {chosen!r} from", got=kind)
-        elif kind == "folder":
-            found = [read_folder(path, options)]
+        if store is not None:
+            found = store.load(chosen, every)
         else:
-            loaded = read_file(path, kind, [path.name, path.parent.name], options)
-            loaded.notes.insert(0, FORMATS[kind])
-            found = [loaded]
+            found = _read(path, chosen, options, every)
     for loaded in found:
-        if loaded.scores is None:
-            continue
-        # sizes: the user's, else the log's, else the known ones (looked up once a benchmark,
-        # not once a row: a long log has a row per step)
-        names = loaded.scores["benchmark"].unique().to_list()
-        given = {b: benchmark_sizes.override(b, options["problems"]) for b in names}
-        known = {b: benchmark_sizes.size(b) for b in names}
-        benchmark = pl.col("benchmark")
-        loaded.scores = loaded.scores.with_columns(
-            problems=pl.coalesce(
-                benchmark.replace_strict(given, default=None, return_dtype=pl.Int64),
-                "problems",
-                benchmark.replace_strict(known, default=None, return_dtype=pl.Int64),
-            )
-        )
+        _with_sizes(loaded, options["problems"])
     return found
+
+
+def _read(path: Path, chosen: str | None, options: dict, every: bool) -> list[Loaded]:
+    kind = detect(path, options["mapping"])
+    if is_store(path, kind):
+        return Store(path, kind, options).load(chosen, every)
+    if chosen is not None:
+        raise DataError(path, f"a tracker's store of runs to pick {chosen!r} from", got=kind)
+    if kind == "folder":
+        return [read_folder(path, options)]
+    loaded = read_file(path, kind, [path.name, path.parent.name], options)
+    loaded.notes.insert(0, FORMATS[kind])
+    return [loaded]
+
+
+def _with_sizes(loaded: Loaded, problems: dict) -> None:
+    """Each benchmark's size: the user's, else the log's, else the known ones (looked up once
+    a benchmark, not once a row: a long log has a row per step)."""
+    if loaded.scores is None:
+        return
+    names = loaded.scores["benchmark"].unique().to_list()
+    given = {b: benchmark_sizes.override(b, problems) for b in names}
+    known = {b: benchmark_sizes.size(b) for b in names}
+    benchmark = pl.col("benchmark")
+    loaded.scores = loaded.scores.with_columns(
+        problems=pl.coalesce(
+            benchmark.replace_strict(given, default=None, return_dtype=pl.Int64),
+            "problems",
+            benchmark.replace_strict(known, default=None, return_dtype=pl.Int64),
+        )
+    )
 
 
 def _options(
@@ -105,6 +111,7 @@ def load_runs(
     mapping: Mapping[str, str] | None = None,
     problems: Mapping[str, int] | None = None,
     benchmarks=None,
+    store: Store | None = None,
 ) -> list[Loaded]:
     """Every run an input holds: one for a log or one run's files; for a tracker's store of
     several (a `wandb/` folder, a TensorBoard log dir with a folder per run, an MLflow store,
@@ -112,11 +119,12 @@ def load_runs(
     read (no metric recognised) is kept with `unread` saying why, unless none can be.
     `mapping` names columns no convention knows (see `readers.metrics`), `problems` gives
     benchmark sizes, `step_pattern` reads the step from file names, `benchmarks` keeps
-    only these."""
+    only these. `store`, what `open_store` gave for `path` (or for its PATH of PATH#RUN),
+    is read from as it stands: what it read before is not read again."""
     options = _options(
         step_pattern=step_pattern, mapping=mapping, problems=problems, benchmarks=benchmarks
     )
-    return _load(path, options, every=True)
+    return _load(path, options, every=True, store=store)
 
 
 __all__ = [
@@ -126,7 +134,7 @@ __all__ = [
     "Loaded",
     "load",
     "load_runs",
-    "remembering",
-    "store_runs",
+    "Store",
+    "open_store",
     "step_from_path",
 ]

@@ -1,11 +1,12 @@
 """The runs in a tracker's store (a W&B folder, a TensorBoard log dir, an MLflow store, a trackio
-project, a SwanLab folder): listed once, named (`PATH#RUN` picks one), each read into a `Loaded`
-when asked."""
+project, a SwanLab folder): a `Store` lists them once, names them (`PATH#RUN` picks one) and
+reads each into a `Loaded` when first asked, however many times it is asked. Whoever keeps
+the `Store` keeps what was read (a comparison of two runs of one store reads it once); nothing
+is kept anywhere else, so a run that goes on logging is read anew by the next `Store`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,8 +19,6 @@ from helpers.runs.readers.metrics import metric_log
 from helpers.runs.readers.registry import FORMATS, get
 
 _NO_ROWS = pl.DataFrame(schema={"step": pl.Int64, "__line": pl.Int64})
-
-_memo: dict | None = None
 
 
 @dataclass
@@ -38,31 +37,14 @@ class _Stored:
         return self._rows
 
 
-@contextmanager
-def remembering() -> Iterator[None]:
-    """Within this block each store is read once, however many of its runs are loaded (a
-    comparison loads a store's runs one by one as PATH#RUN); outside it nothing is kept, so
-    a run that goes on logging is read anew."""
-    global _memo
-    outer = _memo
-    _memo = {} if outer is None else outer
-    try:
-        yield
-    finally:
-        _memo = outer
-
-
 def _stored(path: Path, kind: str, mapping: dict | None = None) -> list[_Stored]:
     """The runs in a tracker's store that logged anything, each with a name unique in it (a
     name two runs share gets the run's id)."""
-    key = (str(path.resolve()), kind, tuple(sorted((mapping or {}).items())))
-    if _memo is not None and key in _memo:
-        return _memo[key]
     found = get(kind).runs(path, mapping or {})
     counts: dict[str, int] = {}
     for name, _, _ in found:
         counts[name] = counts.get(name, 0) + 1
-    stored = [
+    return [
         _Stored(
             name if counts[name] == 1 or not aliases else f"{name} ({aliases[0][:8]})",
             (name, *aliases),
@@ -70,9 +52,6 @@ def _stored(path: Path, kind: str, mapping: dict | None = None) -> list[_Stored]
         )
         for name, aliases, read in found
     ]
-    if _memo is not None:
-        _memo[key] = stored
-    return stored
 
 
 def run_named(path: Path) -> tuple[Path, str | None]:
@@ -99,47 +78,53 @@ def _pick(path: Path, stored: list[_Stored], chosen: str) -> _Stored:
     )
 
 
-def from_store(
-    path: Path, kind: str, options: dict, chosen: str | None, every: bool
-) -> list[Loaded]:
-    """The runs of a tracker's store: the one `chosen` (PATH#RUN), else every run (`every`),
-    else its one run (several are an error naming them)."""
-    stored = _stored(path, kind, options.get("mapping"))
-    if chosen is not None:
-        stored = [_pick(path, stored, chosen)]
-    elif len(stored) > 1 and not every:
-        names = [s.name for s in stored]
-        raise DataError(
-            path,
-            f"one run; the store holds {len(stored)} runs ({', '.join(names[:4])}"
-            f"{' ...' if len(names) > 4 else ''}): give one as PATH#RUN (plot, compare and "
-            "inspect take them all)",
-        )
-    if not stored and kind in ("mlflow-sqlite", "trackio"):
-        raise DataError(path, "a run that logged metrics; the database holds none")
-    runs: list[Loaded] = []
-    errors: list[DataError] = []
-    for s in stored or [_Stored("", (), lambda: (_NO_ROWS, []))]:
-        rows, said = s.rows()
-        try:
-            loaded = metric_log(path, kind, options, rows)
-        except DataError as e:
-            if len(stored) < 2:
-                raise
-            errors.append(e)
-            loaded = Loaded(path, kind, unread=str(e))
-        loaded.notes[:0] = [FORMATS[kind], *said]
-        loaded.run = s.name or None
-        runs.append(loaded)
-    if errors and len(errors) == len(runs):
-        raise errors[0]
-    if kind == "tensorboard":
-        others = files_in(path, (".parquet", ".json", ".jsonl", ".csv"))[0]
-        if others:
-            for loaded in runs:
-                loaded.notes.append(
-                    f"left out {len(others)} other log file(s) in the folder (read them on "
-                    f"their own): {', '.join(str(f.relative_to(path)) for f in others[:2])}"
-                    + (" ..." if len(others) > 2 else "")
-                )
-    return runs
+class Store:
+    """A tracker's store at `path` of format `kind`: its runs listed (not read) when opened,
+    each run's rows read once, when a `load` first asks for them."""
+
+    def __init__(self, path: Path, kind: str, options: dict) -> None:
+        self.path, self.kind, self.options = path, kind, options
+        self.stored = _stored(path, kind, options.get("mapping"))
+
+    def load(self, chosen: str | None, every: bool) -> list[Loaded]:
+        """The run `chosen` (PATH#RUN), else every run (`every`), else its one run (several
+        are an error naming them)."""
+        path, kind, options, stored = self.path, self.kind, self.options, self.stored
+        if chosen is not None:
+            stored = [_pick(path, stored, chosen)]
+        elif len(stored) > 1 and not every:
+            names = [s.name for s in stored]
+            raise DataError(
+                path,
+                f"one run; the store holds {len(stored)} runs ({', '.join(names[:4])}"
+                f"{' ...' if len(names) > 4 else ''}): give one as PATH#RUN (plot, compare and "
+                "inspect take them all)",
+            )
+        if not stored and kind in ("mlflow-sqlite", "trackio"):
+            raise DataError(path, "a run that logged metrics; the database holds none")
+        runs: list[Loaded] = []
+        errors: list[DataError] = []
+        for s in stored or [_Stored("", (), lambda: (_NO_ROWS, []))]:
+            rows, said = s.rows()
+            try:
+                loaded = metric_log(path, kind, options, rows)
+            except DataError as e:
+                if len(stored) < 2:
+                    raise
+                errors.append(e)
+                loaded = Loaded(path, kind, unread=str(e))
+            loaded.notes[:0] = [FORMATS[kind], *said]
+            loaded.run = s.name or None
+            runs.append(loaded)
+        if errors and len(errors) == len(runs):
+            raise errors[0]
+        if kind == "tensorboard":
+            others = files_in(path, (".parquet", ".json", ".jsonl", ".csv"))[0]
+            if others:
+                for loaded in runs:
+                    loaded.notes.append(
+                        f"left out {len(others)} other log file(s) in the folder (read them on "
+                        f"their own): {', '.join(str(f.relative_to(path)) for f in others[:2])}"
+                        + (" ..." if len(others) > 2 else "")
+                    )
+        return runs
