@@ -73,7 +73,7 @@ test: install
 FAST_TESTS := tests/test_stats.py tests/test_student_t.py tests/test_seeds.py \
 	tests/test_readers.py tests/test_summarise.py tests/test_leaderboards.py \
 	tests/test_long_tables.py tests/test_framework_logs.py tests/test_answer_dumps.py \
-	tests/test_architecture.py tests/test_charts.py
+	tests/test_architecture.py tests/test_charts.py tests/test_inputs.py
 test-fast: install
 	$(PY) -m pytest $(FAST_TESTS)
 

@@ -31,7 +31,7 @@ from helpers.errors import DataError
 from helpers.io import FORMATS, write_text_atomic
 from helpers.runs.choose import fitting
 from helpers.runs.describe import describe
-from helpers.runs.spark import location
+from helpers.runs.inputs import location
 
 DESCRIPTION = """\
 Recognise the format of FILE(s) from their content and write the chart that fits to OUT (.html,

@@ -11,7 +11,7 @@ from helpers import benchmark_sizes
 from helpers.errors import DataError
 from helpers.io import PPI
 from helpers.runs import spark_cluster
-from helpers.runs.spark import location
+from helpers.runs.inputs import named
 
 
 def command_parser(
@@ -139,11 +139,8 @@ def mapping(args) -> dict[str, str]:
 
 
 def run_arg(text: str) -> tuple[str, Path | str]:
-    """NAME=PATH, or a bare PATH named after its file (a path may itself hold '=')."""
-    name, sep, path = text.partition("=")
-    if sep and name and "/" not in name and not Path(text).exists():
-        return name, location(path)
-    return Path(text).stem or text, location(text)
+    """NAME=PATH, or a bare PATH named after its file (`inputs.named`)."""
+    return named(text)
 
 
 def size_arg(text: str) -> tuple[str, int]:

@@ -4,22 +4,10 @@ with the most its selection can overstate."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import polars as pl
 
 from helpers import stats
 from helpers.errors import DataError
-
-
-def pinned(given: str | Path) -> tuple[str | Path, int | None]:
-    """PATH@STEP: the run at that one step, a checkpoint of it (`early=run/@100`); a path that
-    exists as written is never split."""
-    text = str(given)
-    path, at, step = text.rpartition("@")
-    if not at or not step.isdigit() or Path(text).exists() or len(step) > 18:
-        return given, None
-    return path, int(step)
 
 
 def at_pins(frame: pl.DataFrame | None, pins: dict[str, int], where: dict) -> pl.DataFrame | None:

@@ -12,7 +12,7 @@ import polars as pl
 
 from helpers import stats
 from helpers.errors import DataError
-from helpers.runs import drawable, readers, rewards, score_logs, spark, summarise
+from helpers.runs import drawable, inputs, readers, rewards, score_logs, spark, summarise
 from helpers.runs.readers._common import reading
 from helpers.runs.readers.registry import RESULTS
 from helpers.runs.readers.stated import checked
@@ -225,7 +225,7 @@ def _fitting(
     """`fitting`, its smoothing set."""
     if engine == "spark":
         return _spark_chart([str(f) for f in files], benchmarks, columns, title)
-    files = [spark.local(f) for f in files]
+    files = [inputs.local(f) for f in files]
     readers.distinct_inputs(files)
     progress = progress or (lambda i, n, path: None)
     every = []

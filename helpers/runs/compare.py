@@ -27,6 +27,7 @@ from helpers.runs import (
     checkpoints,
     engines,
     flipped,
+    inputs,
     paired,
     readers,
     seed_curves,
@@ -151,7 +152,7 @@ def _each_run(
     any other input is read later, with the rest."""
     if not isinstance(path, Path):
         return [(name, path, None)]
-    where, chosen = readers.runs.run_named(path)
+    where, chosen = inputs.run_named(path)
     if where not in opened:
         opened[where] = readers.open_store(where, **options)
     if opened[where] is None:
@@ -186,9 +187,9 @@ def _entries(runs, options: dict, notes: list[str]) -> tuple[list[_Log], dict[st
     opened: dict = {}  # each tracker's store, opened once, with what was read of it
     for given, paths in pairs:
         for p in [paths] if isinstance(paths, str | Path) else paths:
-            p, step = checkpoints.pinned(p)
+            p, step = inputs.pinned(p)
             for name, path, loaded in _each_run(
-                str(given), spark.location(p), options, notes, opened
+                str(given), inputs.location(p), options, notes, opened
             ):
                 out.append(_Log(name, sum(1 for log in out if log.name == name), path, loaded))
                 pins.setdefault(name, set()).add(step)

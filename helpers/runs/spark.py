@@ -1,7 +1,7 @@
 """Apache Spark as the second engine: the session (Spark Connect, a master, or local mode),
 reading tidy per-sample Parquet with the same checks as the polars reader, Spark's failures as
-the package's error, and `query.summarize` run by Spark. Local paths and URIs (s3a://...) are
-told apart here: only Spark reads URIs. What a cluster needs (paths, settings, waits, its
+the package's error, and `query.summarize` run by Spark. Only Spark reads URIs (s3a://...;
+`inputs` tells them from local paths). What a cluster needs (paths, settings, waits, its
 failures in words) is in `spark_cluster`."""
 
 from __future__ import annotations
@@ -18,19 +18,6 @@ import polars as pl
 from helpers.errors import DataError
 from helpers.runs import spark_cluster
 from helpers.runs.query import Keys, summarize, uneven_pass_at_k
-
-
-def location(where: str | Path) -> Path | str:
-    """A local path, or a URI (s3a://..., file://...) kept as written: only Spark reads URIs."""
-    return where if isinstance(where, str) and "://" in where else Path(where)
-
-
-def local(where: str | Path) -> Path:
-    """A local path for the polars engine; a URI is an error that points to Spark."""
-    where = location(where)
-    if isinstance(where, str):
-        raise DataError(where, "a local file or folder (a URI is read by --engine spark)")
-    return where
 
 
 def session():

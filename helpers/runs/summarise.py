@@ -15,7 +15,7 @@ import polars as pl
 
 from helpers import stats
 from helpers.errors import DataError
-from helpers.runs import engines, query, spark
+from helpers.runs import engines, inputs, query, spark
 from helpers.runs.query import TOKEN_BIN
 from helpers.runs.readers import Loaded, load
 from helpers.runs.readers._common import reading
@@ -270,7 +270,7 @@ def problem_counts(
             out.append((counts.sort(*_IN_ORDER, nulls_last=True), None))
         return out
     loaded = [
-        given or load(spark.local(path), **options)
+        given or load(inputs.local(path), **options)
         for path, given in zip(paths, loaded or [None] * len(paths), strict=True)
     ]
     asked = [(i, r.samples) for i, r in enumerate(loaded) if r.samples is not None]

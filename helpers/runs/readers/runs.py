@@ -11,6 +11,7 @@ import polars as pl
 
 from helpers import benchmark_sizes
 from helpers.errors import DataError
+from helpers.runs.inputs import run_named
 from helpers.runs.readers._common import reading
 from helpers.runs.readers.detect import FORMATS, detect
 from helpers.runs.readers.files import read_file, read_folder
@@ -21,7 +22,7 @@ from helpers.runs.readers.loaded import (
     step_from_path,
 )
 from helpers.runs.readers.registry import PER_SAMPLE, is_store
-from helpers.runs.readers.stores import Store, run_named
+from helpers.runs.readers.stores import Store
 from helpers.runs.readers.tables import SAMPLE_COLUMNS
 
 

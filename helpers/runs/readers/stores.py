@@ -54,16 +54,6 @@ def _stored(path: Path, kind: str, mapping: dict | None = None) -> list[_Stored]
     ]
 
 
-def run_named(path: Path) -> tuple[Path, str | None]:
-    """`PATH#RUN`: one run of a store of several, by its name or id. A path that exists as
-    given is never split."""
-    text = str(path)
-    if "#" not in text or path.exists():
-        return path, None
-    store, _, run = text.rpartition("#")
-    return Path(store), run
-
-
 def _pick(path: Path, stored: list[_Stored], chosen: str) -> _Stored:
     exact = [s for s in stored if s.name == chosen]
     picked = exact or [s for s in stored if chosen in s.aliases]
