@@ -83,7 +83,9 @@ class _OneLineParser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, loaded: dict | None = None) -> int:
+    """The command line. `loaded`: runs read already, by the path as given (`watch` reads
+    its runs as they grow), which `plot` and `compare` draw instead of reading them again."""
     command = Path(sys.argv[0]).name
     parser = _OneLineParser(
         prog=command if command == "reasoning-figures" else "python -m helpers",
@@ -129,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     watch.add_parser(sub)
     args = parser.parse_args(argv)
     try:
-        return _run(args)
+        return _run(args, loaded or {})
     except DataError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -139,7 +141,7 @@ def _inputs(args) -> list[Path]:
     return [p for _, p in args.runs] if args.command == "compare" else list(args.files)
 
 
-def _run(args) -> int:
+def _run(args, loaded: dict) -> int:
     if args.command == "watch":
         return watch.run(args, main)
     if args.command == "power":
@@ -166,7 +168,7 @@ def _run(args) -> int:
     if out.suffix in (".json", ".tex"):
         return _results(args, out)
     if args.command == "compare":
-        make, c = compare.run(args)
+        make, c = compare.run(args, loaded)
         table = c.differences
         if out.suffix == ".html":  # the methods caption under the chart, then the problems
             import html
@@ -188,6 +190,7 @@ def _run(args) -> int:
             engine=args.engine,
             smooth=args.smooth,
             runs=args.runs,
+            loaded=loaded,
         )
     _write(out, make, table, appendix, args)
     print(f"wrote {out}")

@@ -121,13 +121,15 @@ def _problems_out(c, out: Path, inputs: list) -> None:
     print(f"wrote {out} ({table.height} problems that flipped)")
 
 
-def run(args) -> tuple[object, object]:
+def run(args, loaded: dict | None = None) -> tuple[object, object]:
+    """The comparison, its lines printed, and its chart to draw; `loaded` holds runs read
+    already, by the path as given (a watch's)."""
     from helpers.runs import compare, presentation
 
     check_seed_sd(args.seed_sd)
-
+    loaded = loaded or {}
     c = compare.compare(
-        args.runs,
+        [(name, loaded.get(str(path), path)) for name, path in args.runs],
         benchmarks=args.benchmarks,
         checkpoint=args.checkpoint,
         baseline=args.baseline,

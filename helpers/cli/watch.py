@@ -1,9 +1,10 @@
 """`python -m helpers watch`: follow runs while they train. Every few seconds it looks at each
-input; one that grew is read again, each newly evaluated step is said in one line (the
-accuracies with their intervals; with a baseline, the difference and its verdict as `compare`
-gives them), and OUT is written again, whole, as `plot` or `compare` would write it for the
-logs so far. It ends after --idle-exit seconds with no growth, saying which runs stalled, or on
-Ctrl-C, OUT whole either way."""
+input; one that grew is read on from where it was (`readers.follow`), each newly evaluated
+step is said in one line (the accuracies with their intervals; with a baseline, the difference
+and its verdict as `compare` gives them), and OUT is written again, whole, as `plot` or
+`compare` would write it for the logs so far (from the runs as read, not read again). It ends
+after --idle-exit seconds with no growth, saying which runs stalled, or on Ctrl-C, OUT whole
+either way."""
 
 from __future__ import annotations
 
@@ -21,8 +22,10 @@ DESCRIPTION = """\
 Follow runs while they train: RUN is NAME=PATH, or a bare PATH, anything `plot` reads that can
 grow (verl's file logger and console logs, TensorBoard event files, W&B and SwanLab run folders,
 MLflow stores, trackio, prime-rl metrics, answer-dump folders, per-sample tables). Every
---every seconds each input is looked at; one that grew is read again (a record still being
-written is waited for), and each newly evaluated step gets a line:
+--every seconds each input is looked at; one that grew is read on from where it was (a log
+written by appending: its new lines or records, one still being written waited for; a file
+replaced, read anew; a store of runs or a database, read whole), and each newly evaluated
+step gets a line:
 
   grpo: step 120  math500 56.2% [51.8%, 60.5%]; aime24 13.3% [5.3%, 29.7%]
 
@@ -65,12 +68,12 @@ def add_parser(sub) -> None:
     reading_args(parser)
 
 
-def _quietly(main, argv: list[str]) -> None:
-    """OUT written by `plot` or `compare` themselves (`main`, the command line's; their lines
-    kept out of the watch's)."""
+def _quietly(main, argv: list[str], loaded: dict) -> None:
+    """OUT written by `plot` or `compare` themselves (`main`, the command line's, given the
+    runs as read so far; their lines kept out of the watch's)."""
     err = io.StringIO()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-        code = main(argv)
+        code = main(argv, loaded=loaded)
     if code != 0:
         raise DataError(argv[-1], "an output written from the logs so far", got=err.getvalue())
 
@@ -107,6 +110,8 @@ def run(args, main) -> int:
         "benchmarks": args.benchmarks,
     }
     watched = [Watched(name, path) for name, path in args.runs]
+    follows = {w.name: readers.Follow(w.path, **options) for w in watched}
+    loaded: dict = {}  # each run as read so far, by its path as given
     started = time.monotonic()
     try:
         while True:
@@ -115,7 +120,7 @@ def run(args, main) -> int:
             fresh = []
             for w in grown:
                 try:
-                    run_ = readers.load(w.path, **options)
+                    run_ = follows[w.name].look()
                     table = results_json.run_accuracies(run_)
                 except DataError as e:  # a log not readable yet: looked at again next time
                     if str(e) != w.waiting:
@@ -123,6 +128,8 @@ def run(args, main) -> int:
                     w.waiting = str(e)
                     continue
                 w.waiting = None
+                if "#" not in str(w.path):  # PATH#RUN is read whole by whoever reads it
+                    loaded[str(w.path)] = run_
                 if args.benchmarks:
                     table = table.filter(table["benchmark"].is_in(args.benchmarks))
                 lines = w.new_lines(table)
@@ -130,9 +137,9 @@ def run(args, main) -> int:
                 for line in lines:
                     print(line, flush=True)
             if fresh and args.baseline and len(watched) > 1:
-                _differences(args, options)
+                _differences(args, options, loaded)
             if grown and args.output is not None and not any(w.waiting for w in watched):
-                _quietly(main, _output_argv(args, names))
+                _quietly(main, _output_argv(args, names), loaded)
             quiet = min(now - (w.grew_at or started) for w in watched)
             if args.idle_exit is not None and quiet >= args.idle_exit:
                 for w in watched:
@@ -144,14 +151,15 @@ def run(args, main) -> int:
         return 0
 
 
-def _differences(args, options: dict) -> None:
+def _differences(args, options: dict, loaded: dict) -> None:
     """The difference of each run from the baseline at the newest step both logged, as
-    `compare` prints it."""
+    `compare` prints it (of the runs as read so far)."""
     from helpers.runs.compare import compare
 
     reading = {k: v for k, v in options.items() if k != "benchmarks"}
+    runs = [(name, loaded.get(str(path), path)) for name, path in args.runs]
     try:
-        c = compare(args.runs, baseline=args.baseline, benchmarks=args.benchmarks, **reading)
+        c = compare(runs, baseline=args.baseline, benchmarks=args.benchmarks, **reading)
     except DataError as e:
         print(f"compare: waiting: {e}", flush=True)
         return

@@ -203,6 +203,7 @@ def fitting(
     engine: str = "polars",
     smooth: float | None = None,
     runs: Sequence[str] | None = None,
+    loaded: dict | None = None,
 ) -> tuple[object, pl.DataFrame]:
     """Read the inputs and build the chart that fits them, with the table behind it: the
     training grid (per-step logs, per-sample logs over steps, per-checkpoint folders),
@@ -210,17 +211,28 @@ def fitting(
     (a scores table). Panels keep the log's order (or that of `benchmarks`). Returns a function
     that draws the chart, and the table. `smooth` (a weight from 0 to 1) draws each training
     curve's moving average over the points as logged; `runs` names which runs of a store of
-    several are drawn (all are in the table)."""
+    several are drawn (all are in the table); `loaded` holds runs read already, by the path
+    as given (a watch's, read as they grew), drawn instead of reading them again."""
     token = _SMOOTH.set(smooth)
     try:
         return _fitting(files, benchmarks, columns, title, progress, mapping, problems,
-                        step_pattern, engine, runs)  # fmt: skip
+                        step_pattern, engine, runs, loaded or {})  # fmt: skip
     finally:
         _SMOOTH.reset(token)
 
 
 def _fitting(
-    files, benchmarks, columns, title, progress, mapping, problems, step_pattern, engine, chosen
+    files,
+    benchmarks,
+    columns,
+    title,
+    progress,
+    mapping,
+    problems,
+    step_pattern,
+    engine,
+    chosen,
+    loaded,
 ) -> tuple[object, pl.DataFrame]:
     """`fitting`, its smoothing set."""
     if engine == "spark":
@@ -231,6 +243,9 @@ def _fitting(
     every = []
     for i, f in enumerate(files, 1):
         progress(i, len(files), f)
+        if str(f) in loaded:
+            every.append([loaded[str(f)]])
+            continue
         every.append(
             readers.load_runs(
                 f,

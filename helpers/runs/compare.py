@@ -186,7 +186,12 @@ def _entries(runs, options: dict, notes: list[str]) -> tuple[list[_Log], dict[st
     pins: dict[str, set] = {}
     opened: dict = {}  # each tracker's store, opened once, with what was read of it
     for given, paths in pairs:
-        for p in [paths] if isinstance(paths, str | Path) else paths:
+        for p in [paths] if isinstance(paths, str | Path | readers.Loaded) else paths:
+            if isinstance(p, readers.Loaded):  # read already (a watch's)
+                name = str(given)
+                out.append(_Log(name, sum(1 for log in out if log.name == name), p.path, p))
+                pins.setdefault(name, set()).add(None)
+                continue
             p, step = inputs.pinned(p)
             for name, path, loaded in _each_run(
                 str(given), inputs.location(p), options, notes, opened
@@ -338,7 +343,8 @@ def compare(
 ) -> Comparison:
     """Compare every run with the baseline (the first run named, or `baseline`).
 
-    `runs` maps a name to a log (file or folder) or to several logs (seeds of one method);
+    `runs` maps a name to a log (file or folder) or to several logs (seeds of one method), or
+    to a run read already (a `readers.Loaded`: a watch's);
     `checkpoint` is "same" (every step both runs have) or "best" (each run's best checkpoint);
     `problems` overrides benchmark sizes (for score-only logs); `engine` "spark" counts
     per-sample Parquet logs on Spark (see `helpers.runs.query`), "polars" (default) here.

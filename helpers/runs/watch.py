@@ -10,12 +10,16 @@ from pathlib import Path
 
 import polars as pl
 
+from helpers.runs.inputs import run_named
 from helpers.runs.readers._common import files_in
 
 
 def signature(path: Path | str) -> tuple:
     """What changes when a log grows or is replaced: each file's size, modification time and
-    inode (a folder's files, sorted); a URI (read elsewhere) never changes here."""
+    inode (a folder's files, sorted; of PATH#RUN, the store's); a URI (read elsewhere) never
+    changes here."""
+    if isinstance(path, Path):
+        path = run_named(path)[0]
     if not isinstance(path, Path) or not path.exists():
         return ()
     files = files_in(path)[0] if path.is_dir() else [path]

@@ -19,6 +19,7 @@ from __future__ import annotations
 from helpers.runs.readers._common import distinct_inputs
 from helpers.runs.readers.detect import FORMATS, detect
 from helpers.runs.readers.evals import read_lm_eval, read_qwen_math
+from helpers.runs.readers.follow import Follow
 from helpers.runs.readers.leaderboards import read_scores
 from helpers.runs.readers.metrics import read_metric_log
 from helpers.runs.readers.runs import (
@@ -33,6 +34,7 @@ from helpers.runs.readers.tables import SAMPLE_COLUMNS, scan_samples
 
 __all__ = [
     "FORMATS",
+    "Follow",
     "SAMPLE_COLUMNS",
     "Loaded",
     "Store",

@@ -110,10 +110,16 @@ def _cut_note(number: int) -> str:
     )
 
 
-def _json_rows(path: Path, kind: str) -> tuple[list[tuple[int, dict]], list[str]]:
-    """verl's file logger or prime-rl's metrics.jsonl as (line, flat values) per line."""
+Lines = Iterator[tuple[int, bytes, bool]]
+
+
+def _json_rows(
+    path: Path, kind: str, lines: Lines | None = None
+) -> tuple[list[tuple[int, dict]], list[str]]:
+    """verl's file logger or prime-rl's metrics.jsonl as (line, flat values) per line (of
+    `lines`, where only some are read: a watch's new ones)."""
     rows, notes, nulls, nested = [], [], 0, {}
-    for number, raw, ended in _lines(path):
+    for number, raw, ended in _lines(path) if lines is None else lines:
         if not raw.strip():
             continue
         if not ended:  # the last line, perhaps written in part
@@ -177,12 +183,15 @@ def _console_value(path: Path, number: int, key: str, text: str) -> str:
     return value
 
 
-def console_rows(path: Path, cut_at: int | None = None) -> tuple[list[tuple[int, dict]], list[str]]:
-    """verl's console lines as (line, values), perhaps none; every other line is skipped, and
-    so is a step line of `cut_at` characters or more (W&B's output.log cuts lines there: a
-    value on such a line cannot be trusted)."""
+def console_rows(
+    path: Path, cut_at: int | None = None, lines: Lines | None = None
+) -> tuple[list[tuple[int, dict]], list[str]]:
+    """verl's console lines as (line, values), perhaps none (of `lines`, where only some are
+    read: a watch's new ones); every other line is skipped, and so is a step line of `cut_at`
+    characters or more (W&B's output.log cuts lines there: a value on such a line cannot be
+    trusted)."""
     rows, notes, other, cut = [], [], 0, 0
-    for number, raw, ended in _lines(path):
+    for number, raw, ended in _lines(path) if lines is None else lines:
         if b"step:" not in raw:  # most of a log: skipped without decoding
             other += bool(raw.strip())
             continue
@@ -217,7 +226,14 @@ def console_rows(path: Path, cut_at: int | None = None) -> tuple[list[tuple[int,
     return rows, notes
 
 
-def _frame(path: Path, rows: list[tuple[int, dict]]) -> pl.DataFrame:
+def rows_of(path: Path, kind: str, lines: Lines) -> tuple[list[tuple[int, dict]], list[str]]:
+    """Some whole lines of a framework's log (a watch's new ones) as rows, with notes."""
+    return (
+        console_rows(path, lines=lines) if kind == "verl-console" else _json_rows(path, kind, lines)
+    )
+
+
+def rows_frame(path: Path, rows: list[tuple[int, dict]]) -> pl.DataFrame:
     """One row per logged line, one text column per key (in the order keys first appear),
     `__line` the line it is on."""
     if not rows:
@@ -241,7 +257,7 @@ def read(path: str | Path, kind: str) -> tuple[pl.DataFrame, list[str]]:
         rows, notes = _json_rows(path, kind)
     else:
         raise DataError(path, f"one of {', '.join(KINDS)}", got=kind)
-    return _frame(path, rows), notes
+    return rows_frame(path, rows), notes
 
 
 # ---- the formats ------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from helpers.runs.readers.metric_columns import STEP_NAMES, MetricLog, recognise
 # ---- reading the rows ---------------------------------------------------------------------------
 
 
-def _rows_frame(path: Path, rows: list[tuple[int, dict]], where: str) -> pl.DataFrame:
+def rows_frame(path: Path, rows: list[tuple[int, dict]], where: str) -> pl.DataFrame:
     """Logged objects as one row per object, every value as text (cast later, per column)."""
     if not rows:
         raise DataError(path, f"at least one logged step in {where}", line=1)
@@ -72,8 +72,8 @@ def read_rows(path: Path) -> pl.DataFrame:
         bad = next((i for i, r in enumerate(history) if not isinstance(r, dict)), None)
         if bad is not None:
             raise DataError(path, "an object per log_history entry", column=f"log_history[{bad}]")
-        return _rows_frame(path, list(enumerate(history)), "log_history")
-    return _rows_frame(path, list(scan_jsonl_lines(path)), "the file")
+        return rows_frame(path, list(enumerate(history)), "log_history")
+    return rows_frame(path, list(scan_jsonl_lines(path)), "the file")
 
 
 def read_metric_log(

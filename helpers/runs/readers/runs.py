@@ -32,7 +32,7 @@ def open_store(path: str | Path, **options) -> Store | None:
     None for any other input, read no further than its format. Give it to `load_runs` to
     read several of its runs with each read once (a `Store` keeps what it read)."""
     where = run_named(Path(path))[0]
-    options = _options(**options)
+    options = reading_options(**options)
     with reading(where):
         kind = detect(where, options["mapping"])
         return Store(where, kind, options) if is_store(where, kind) else None
@@ -47,7 +47,7 @@ def _load(path: str | Path, options: dict, every: bool, store: Store | None = No
         else:
             found = _read(path, chosen, options, every)
     for loaded in found:
-        _with_sizes(loaded, options["problems"])
+        with_sizes(loaded, options["problems"])
     return found
 
 
@@ -64,7 +64,7 @@ def _read(path: Path, chosen: str | None, options: dict, every: bool) -> list[Lo
     return [loaded]
 
 
-def _with_sizes(loaded: Loaded, problems: dict) -> None:
+def with_sizes(loaded: Loaded, problems: dict) -> None:
     """Each benchmark's size: the user's, else the log's, else the known ones (looked up once
     a benchmark, not once a row: a long log has a row per step)."""
     if loaded.scores is None:
@@ -82,7 +82,7 @@ def _with_sizes(loaded: Loaded, problems: dict) -> None:
     )
 
 
-def _options(
+def reading_options(
     *,
     step_pattern: str | None = None,
     mapping: Mapping[str, str] | None = None,
@@ -101,7 +101,7 @@ def load(path: str | Path, **options) -> Loaded:
     """Read one input (file or folder) into a `Loaded` run, with the options of `load_runs`.
     A tracker's store of several runs is an error naming them: `PATH#RUN` reads one,
     `load_runs` all."""
-    (loaded,) = _load(path, _options(**options), every=False)
+    (loaded,) = _load(path, reading_options(**options), every=False)
     return loaded
 
 
@@ -122,7 +122,7 @@ def load_runs(
     benchmark sizes, `step_pattern` reads the step from file names, `benchmarks` keeps
     only these. `store`, what `open_store` gave for `path` (or for its PATH of PATH#RUN),
     is read from as it stands: what it read before is not read again."""
-    options = _options(
+    options = reading_options(
         step_pattern=step_pattern, mapping=mapping, problems=problems, benchmarks=benchmarks
     )
     return _load(path, options, every=True, store=store)

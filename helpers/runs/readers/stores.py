@@ -37,10 +37,9 @@ class _Stored:
         return self._rows
 
 
-def _stored(path: Path, kind: str, mapping: dict | None = None) -> list[_Stored]:
-    """The runs in a tracker's store that logged anything, each with a name unique in it (a
-    name two runs share gets the run's id)."""
-    found = get(kind).runs(path, mapping or {})
+def _stored(found: list) -> list[_Stored]:
+    """The runs in a tracker's store that logged anything (as its format's `runs` lists
+    them), each with a name unique in it (a name two runs share gets the run's id)."""
     counts: dict[str, int] = {}
     for name, _, _ in found:
         counts[name] = counts.get(name, 0) + 1
@@ -72,9 +71,13 @@ class Store:
     """A tracker's store at `path` of format `kind`: its runs listed (not read) when opened,
     each run's rows read once, when a `load` first asks for them."""
 
-    def __init__(self, path: Path, kind: str, options: dict) -> None:
+    def __init__(self, path: Path, kind: str, options: dict, found: list | None = None) -> None:
+        """`found`: the runs as the format's `runs` lists them, where they were read already
+        (a watch's); else they are listed now."""
         self.path, self.kind, self.options = path, kind, options
-        self.stored = _stored(path, kind, options.get("mapping"))
+        if found is None:
+            found = get(kind).runs(path, options.get("mapping") or {})
+        self.stored = _stored(found)
 
     def load(self, chosen: str | None, every: bool) -> list[Loaded]:
         """The run `chosen` (PATH#RUN), else every run (`every`), else its one run (several

@@ -27,21 +27,28 @@ _DTYPES = {1: "<f", 2: "<d", 3: "<i", 9: "<q", 4: "<B", 5: "<h", 6: "<b"}
 
 
 def records(path: Path) -> Iterator[tuple[int, bytes]]:
-    """(record number from 1, bytes) of each CRC-checked record. A record cut short at the end
-    of the file (a run still writing, or killed) ends the reading; a checksum that does not
-    match anywhere else is an error naming the record. The file is mapped, not read whole:
-    pages come and go as the records are read. Checksums are TFRecord's: CRC-32C, masked
-    (rotated right by 15 bits, plus 0xA282EAD8)."""
+    """(record number from 1, bytes) of each CRC-checked record (`records_from` the start)."""
+    for number, record, _ in records_from(path):
+        yield number, record
+
+
+def records_from(path: Path, start: int = 0, number: int = 0) -> Iterator[tuple[int, bytes, int]]:
+    """(record number, bytes, the offset after it) of each CRC-checked record from byte
+    `start`, numbered on from `number` (a watch resumes where it stopped). A record cut short
+    at the end of the file (a run still writing, or killed) ends the reading; a checksum that
+    does not match anywhere else is an error naming the record. The file is mapped, not read
+    whole: pages come and go as the records are read. Checksums are TFRecord's: CRC-32C,
+    masked (rotated right by 15 bits, plus 0xA282EAD8)."""
     import mmap
 
     regular_file(path)
     with path.open("rb") as handle:
-        if handle.seek(0, 2) == 0:
+        if handle.seek(0, 2) <= start:
             return
         with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
             from crc32c import crc32c  # called inline: a million records call it twice each
 
-            size, at, number = len(data), 0, 0
+            size, at = len(data), start
             header, footer = struct.Struct("<QI").unpack_from, struct.Struct("<I").unpack_from
             while at < size:
                 number += 1
@@ -61,7 +68,7 @@ def records(path: Path) -> Iterator[tuple[int, bytes]]:
                 if (((c >> 15) | (c << 17)) + 0xA282EAD8) & 0xFFFFFFFF != footer(data, end)[0]:
                     raise DataError(path, "a TensorBoard record matching its checksum", row=number)
                 at = end + 4
-                yield number, record
+                yield number, record, at
 
 
 def _tensor_scalar(data: bytes) -> float | None:
@@ -180,11 +187,20 @@ def is_event_file(path: Path) -> bool:
     return False
 
 
+SCALARS = {"step": pl.Int64, "tag": pl.String, "value": pl.Float64, "record": pl.Int64}
+
+
 def read_scalars(path: str | Path) -> pl.DataFrame:
     """Every scalar of one event file as rows: step, tag, value, record (its number)."""
-    path = Path(path)
-    rows = []
-    for number, data in records(path):
+    return scalars_from(Path(path))[0]
+
+
+def scalars_from(path: Path, start: int = 0, number: int = 0) -> tuple[pl.DataFrame, int, int]:
+    """The scalars of the whole records from byte `start` on (`read_scalars`' rows, numbered
+    on from `number`), the offset after the last whole record, and its number."""
+    rows, end = [], start
+    for record in records_from(path, start, number):
+        number, data, end = record
         try:
             parsed = _scalars(data)
         except (ValueError, IndexError, struct.error):
@@ -192,8 +208,7 @@ def read_scalars(path: str | Path) -> pl.DataFrame:
         if parsed is not None:
             step, found = parsed
             rows += [(step, tag, value, number) for tag, value in found]
-    schema = {"step": pl.Int64, "tag": pl.String, "value": pl.Float64, "record": pl.Int64}
-    return pl.DataFrame(rows, schema=schema, orient="row")
+    return pl.DataFrame(rows, schema=SCALARS, orient="row"), end, number
 
 
 def event_files(folder: Path) -> list[Path]:
@@ -251,7 +266,12 @@ def wide(path: Path, files: list[Path] | None = None) -> pl.DataFrame:
     files = files or (event_files(path) if path.is_dir() else [path])
     if not files:
         raise DataError(path, "TensorBoard event files (events.out.tfevents.*); found none")
-    every = pl.concat([read_scalars(f).with_columns(file=pl.lit(i)) for i, f in enumerate(files)])
+    return widen([read_scalars(f) for f in files])
+
+
+def widen(scalars: list[pl.DataFrame]) -> pl.DataFrame:
+    """`wide` of each event file's scalars (`read_scalars`' rows), oldest file first."""
+    every = pl.concat([frame.with_columns(file=pl.lit(i)) for i, frame in enumerate(scalars)])
     if every.height == 0:  # event files with no scalar (an aborted launch's text summaries)
         return pl.DataFrame(schema={"step": pl.Int64, "__line": pl.Int64})
     every = (
