@@ -110,3 +110,4 @@ bench: install
 	$(PY) benchmarks/outputs.py --rows 100000 1000000 --repeats 5
 	$(PY) benchmarks/notebooks.py --repeats 3
 	$(PY) benchmarks/trackers.py --repeats 5
+	$(PY) benchmarks/watch.py --repeats 5
