@@ -80,6 +80,31 @@ def test_with_a_baseline_each_new_step_says_the_difference(tmp_path):
     assert "  math500, step 10: new vs base: +10.0 points" in said
 
 
+def test_a_tensorboard_run_a_writer_grows_is_said_step_by_step(tmp_path):
+    """tensorboardX's SummaryWriter adds a step every 0.6 s (flushing twice a second) while
+    the watch looks every 0.5 s: every step is said, and the watch's CSV is plot's."""
+    from tensorboardX import SummaryWriter
+
+    run, out = tmp_path / "runs" / "grpo", tmp_path / "live.csv"
+    writer = SummaryWriter(str(run), flush_secs=0.5)
+    writer.add_scalar("eval/math500_accuracy", 0.4, 0)
+    writer.flush()
+    watch = _watch(str(run), "-o", str(out), "--every", "0.5", "--idle-exit", "4", cwd=tmp_path)
+    _wait_for(out, "\n0,", watch)
+    steps = range(10, 90, 10)
+    for step in steps:
+        writer.add_scalar("eval/math500_accuracy", 0.4 + step / 1000, step)
+        time.sleep(0.6)
+    writer.close()
+    said, err = watch.communicate(timeout=60)
+    assert watch.returncode == 0, err
+    for step in steps:
+        assert sum(f"grpo: step {step}  math500 " in x for x in said.splitlines()) == 1, said
+    assert said.splitlines()[-1].startswith("grpo: stalled: no growth for")
+    assert main(["plot", str(run), "-o", str(tmp_path / "plot.csv")]) == 0
+    assert out.read_bytes() == (tmp_path / "plot.csv").read_bytes()
+
+
 def test_ctrl_c_ends_the_watch_with_out_whole(tmp_path):
     log, out = tmp_path / "m.jsonl", tmp_path / "live.csv"
     _log(log, (0, 10, 20))
