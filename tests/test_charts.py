@@ -73,7 +73,9 @@ def test_length_scaling_has_two_described_panels_with_every_point_labelled():
         rows = _data(spec, points[0], panel)
         assert len(rows) == 10 and {r["panel"] for r in rows} == {_text(panel["title"])}
         enc = points[0]["encoding"]
-        assert enc["x"]["field"] == "token_length" and enc["y"]["field"] == "accuracy"
+        assert enc["x"]["field"] == "drawn_x" and enc["y"]["field"] == "accuracy"
+        # with no intervals to set apart, every point is drawn at the length read
+        assert all(r["drawn_x"] == r["token_length"] for r in rows)
         assert enc["color"]["scale"]["range"] == [theme.COLOURS["k1.5"], theme.COLOURS["other"]]
         assert {t["field"] for t in enc["tooltip"]} >= {
             "model",
@@ -115,7 +117,15 @@ def test_length_scaling_options_add_frontier_intervals_and_published_layers():
     assert spec["title"]["text"].endswith(
         ", with 95% intervals, the Pareto frontier and the published values"
     )
-    assert len(spec["title"]["subtitle"]) == 3
+    # each addition named, and the intervals set apart where two models share a length
+    assert len(spec["title"]["subtitle"]) == 4
+    assert spec["title"]["subtitle"][1].endswith(
+        "drawn 6 px apart: MATH500 1,200 and AIME2024 3,200 tokens"
+    )
+    points = {r["model"]: r for r in _data(spec, aime["points"], spec["hconcat"][1])}
+    dpo, rs = points["k1.5-short w/ dpo"], points["k1.5-short w/ merge + rs"]
+    assert dpo["token_length"] == rs["token_length"] == 3200
+    assert dpo["drawn_x"] != rs["drawn_x"] and (dpo["drawn_x"] + rs["drawn_x"]) / 2 == 3200
     rule = aime["intervals"]
     assert rule["encoding"]["y"]["field"] == "lo" and rule["encoding"]["y2"]["field"] == "hi"
     gpt = next(r for r in _data(spec, rule, spec["hconcat"][1]) if r["model"] == "gpt-4-0513")
@@ -406,9 +416,9 @@ def test_grpo_vs_mel_spec():
         for ly in spec["layer"]
         if "color" in ly.get("encoding", {})
     )
-    # the shaded range is named inside the chart, over a white halo where curves cross it
-    halo, label = layers["stated_range_labels"]["layer"]
-    assert halo["mark"]["stroke"] == "white" and "color" in label["encoding"]
+    # the shaded range is named inside the chart, clear of the curves (no halo needed)
+    (label,) = layers["stated_range_labels"]["layer"]
+    assert label["mark"]["type"] == "text" and "color" in label["encoding"]
     assert len(_data(spec, point, spec)) == 13
     assert {r["reading"] for r in _data(spec, point, spec)} == {
         "read score to the nearest 0.01 fraction"

@@ -50,14 +50,16 @@ def _stated_labels(named: pl.DataFrame, colour: alt.Color, xdom, ydom) -> alt.Ch
         text="note:N",
     )
     where = {"align": "center", "baseline": "middle", "fontSize": place.FONT_SIZE}
-    # a white halo under the text: the curves cross the box the label names
-    halo = base.mark_text(**where, **place.HALO)
     text = base.mark_text(**where).encode(color=colour)
-    return alt.layer(halo, text).properties(name="stated_range_labels")
+    layers = place.leader_layer(named, xdom, ydom)
+    if named["label_halo"].any():  # a white halo where the label crosses a line
+        layers.append(base.transform_filter(alt.datum.label_halo).mark_text(**where, **place.HALO))
+    return alt.layer(*layers, text).properties(name="stated_range_labels")
 
 
 def _peak_labels(peaks: pl.DataFrame, colour: alt.Color, xdom, ydom) -> list[alt.Chart]:
-    """Each curve's peak named beside it, over a white halo where it crosses a line."""
+    """Each curve's peak named beside it (or further out, joined to it by a leader), over a
+    white halo where it crosses a line."""
     base = alt.Chart(peaks).encode(
         x=alt.X("label_x:Q").scale(domain=xdom),
         y=alt.Y("label_y:Q").scale(domain=ydom),
@@ -65,14 +67,15 @@ def _peak_labels(peaks: pl.DataFrame, colour: alt.Color, xdom, ydom) -> list[alt
     )
     where = {"baseline": "middle", "fontWeight": "bold"}
     text = base.mark_text(**where).encode(color=colour).properties(name="peaks")
+    leaders = place.leader_layer(peaks, xdom, ydom)
     if not peaks["label_halo"].any():
-        return [text]
+        return [*leaders, text]
     halo = (
         base.transform_filter(alt.datum.label_halo)
         .mark_text(**where, **place.HALO)
         .properties(name="peak_halos")
     )
-    return [halo, text]
+    return [*leaders, halo, text]
 
 
 def _drawn(points: pl.DataFrame, smoothed: pl.DataFrame | None) -> place.Marks:
@@ -149,6 +152,7 @@ def _placed(
         curves.peaks, "step", "score", "note", xaxis, yaxis, avoid=drawn, bold=True, centred=True
     )
     drawn += place.text_boxes(peaks["label_x"], peaks["label_y"], peaks["note"], bold=True)
+    drawn += place.leaders(peaks)
     stated = place.with_label_positions(
         curves.stated.with_columns(note=pl.format("{} range, as described", "method")),
         "step",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import altair as alt
@@ -47,10 +47,24 @@ _CANDIDATES = [  # (dx, dy, align) in pixels
     )
 ]
 
+# Further out, a label is joined to its point by a leader (a thin grey line), so that it
+# cannot name the wrong point: tried where every spot beside the point sits on something.
+_FAR = [
+    spot
+    for dx in (26, 42)
+    for dy in (0, -14, 14, -28, 28, -40, 40)
+    for spot in ((dx, dy, "left"), (-dx, dy, "right"))
+] + [(0, dy, "center") for dy in (-34, 34, -46, 46)]
+LEADER = {"color": "#777777", "strokeWidth": 0.8}
+
 # What a candidate spot costs: sitting on a point, a bar or another label is worse than
 # crossing a line (which a halo can mend), and either is worse than any spot that is free.
-# A spot nearer another point than its own would name the wrong point: nearly as bad.
-_ON_LABEL, _ON_MARK, _AMBIGUOUS, _ON_LINE = 1000.0, 500.0, 200.0, 60.0
+# A spot nearer another point than its own would name the wrong point: nearly as bad. A
+# leader costs less than crossing a line, more than any free spot beside the point.
+# A leader that crosses a line costs less than a label on one (a thin line across another
+# reads as a crossing), and more the further it runs along it.
+_ON_LABEL, _ON_MARK, _AMBIGUOUS, _ON_LINE, _LEADER = 1000.0, 500.0, 200.0, 150.0, 25.0
+_LEADER_CROSSES = 40.0
 
 
 class Axis:
@@ -174,6 +188,21 @@ def line(
     return Marks(segments=tuple(segments))
 
 
+def leaders(frame: pl.DataFrame) -> Marks:
+    """The leaders of a frame from `with_label_positions`, as segments later labels keep off."""
+    if "leader_x" not in frame.columns:
+        return NONE
+    rows = frame.drop_nulls("leader_x")
+    return Marks(
+        segments=tuple(
+            (x0, y0, x1, y1, LEADER["strokeWidth"])
+            for x0, y0, x1, y1 in rows.select(
+                "leader_x", "leader_y", "leader_x2", "leader_y2"
+            ).iter_rows()
+        )
+    )
+
+
 def text_boxes(
     xs: Iterable[float],
     ys: Iterable[float],
@@ -199,13 +228,15 @@ def text_boxes(
 
 
 class Spot(NamedTuple):
-    """Where a label goes: its offset from its point, its alignment, and whether it needs a
-    halo (every free spot was taken and this one crosses a thin line)."""
+    """Where a label goes: its offset from its point, its alignment, whether it needs a halo
+    (every spot, near or far, crosses a thin line) and its leader, if it is far from its
+    point: the line's ends, as offsets from the point in pixels."""
 
     dx: float
     dy: float
     align: str
     halo: bool
+    leader: tuple[float, float, float, float] | None = None
 
 
 def _box(
@@ -249,6 +280,91 @@ def _distance(box: Box, x: float, y: float) -> float:
     return math.hypot(max(box[0] - x, 0, x - box[2]), max(box[1] - y, 0, y - box[3]))
 
 
+def _leader(box: Box, x: float, y: float) -> Segment | None:
+    """A leader from the edge of the point at (x, y) to 2 px short of the label's box; None
+    where the box is too near the point for one (it sits on the point)."""
+    cx, cy = min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3])
+    length = math.hypot(cx - x, cy - y)
+    if length < POINT_R + 6:
+        return None
+    ux, uy = (cx - x) / length, (cy - y) / length
+    start, end = POINT_R + 1.5, length - 2
+    return (x + ux * start, y + uy * start, x + ux * end, y + uy * end, LEADER["strokeWidth"])
+
+
+def _to_segment(px: float, py: float, seg: Segment) -> float:
+    x0, y0, x1, y1, _ = seg
+    dx, dy = x1 - x0, y1 - y0
+    t = ((px - x0) * dx + (py - y0) * dy) / ((dx * dx + dy * dy) or 1.0)
+    t = min(max(t, 0.0), 1.0)
+    return math.hypot(px - (x0 + t * dx), py - (y0 + t * dy))
+
+
+def _cross(a: Segment, b: Segment) -> int:
+    """How many pixels of segment `a` (a leader) come within `b`'s half-stroke and CLEAR px
+    of `b`, looked at every pixel along `a`: a few where it crosses, many where it runs
+    along `b`; 0 where it keeps clear."""
+    steps = max(1, int(math.hypot(a[2] - a[0], a[3] - a[1])))
+    pad = b[4] / 2 + a[4] / 2 + CLEAR
+    return sum(
+        _to_segment(a[0] + (a[2] - a[0]) * i / steps, a[1] + (a[3] - a[1]) * i / steps, b) < pad
+        for i in range(steps + 1)
+    )
+
+
+@dataclass
+class _Plot:
+    """What a label being placed must keep off: the marks (boxes, segments, points' centres),
+    the labels and leaders placed so far, and the plot's size."""
+
+    solid: list[Box]
+    segments: list[Segment]
+    centres: list[tuple[float, float]]
+    width: float
+    height: float
+    placed: list[Box] = field(default_factory=list)
+
+    def cost(self, x: float, y: float, box: Box, leader: Segment | None) -> tuple[float, bool]:
+        """What a spot for the label of the point at (x, y) costs, and whether it crosses a
+        line (and so needs a halo)."""
+        cost = 0.0
+        for p in self.placed:
+            if area := _overlap(box, p):
+                cost += _ON_LABEL + area * 4
+        for b in self.solid:
+            if area := _overlap(box, b):
+                cost += area if area < 4 else _ON_MARK + area  # a corner's graze, or a hit
+        if leader is None:
+            near = _distance(box, x, y)
+            others = [(px, py) for px, py in self.centres if (px, py) != (x, y)]
+            if any(_distance(box, px, py) < near + NEARER for px, py in others):
+                cost += _AMBIGUOUS
+        else:
+            cost += _LEADER
+            cost += sum(_ON_LABEL for p in self.placed if _crossing(p, leader))
+            cost += sum(  # any box but the point's own (a chart may list it among its marks)
+                _ON_MARK
+                for b in self.solid
+                if not (b[0] <= x <= b[2] and b[1] <= y <= b[3]) and _crossing(b, leader)
+            )
+            near = [n for seg in self.segments if (n := _cross(leader, seg))]
+            cost += sum(_LEADER_CROSSES + 4 * n for n in near)
+        crossed = [c for seg in self.segments if (c := _crossing(box, seg))]
+        cost += sum(_ON_LINE + c for c in crossed)
+        outside = max(0, -box[0]) + max(0, box[2] - self.width) + max(0, -box[1])
+        return cost + outside * LINE_H * 2 + max(0, box[3] - self.height) * 40, bool(crossed)
+
+
+def _anywhere(x: float, y: float, width: float, height: float) -> list:
+    """Spots over the whole plot, every 10 px (left-aligned), for a label that finds nothing
+    free near its point; each costs more the further it is (its leader is longer)."""
+    return [
+        (gx - x, gy - y, "left", 30 + math.hypot(gx - x, gy - y) * 0.4)
+        for gx in range(0, int(width), 10)
+        for gy in range(int(LINE_H), int(height), 10)
+    ]
+
+
 def layout(
     xs: Sequence[float],
     ys: Sequence[float],
@@ -260,41 +376,44 @@ def layout(
     bold: bool = False,
 ) -> list[Spot]:
     """Greedy placement in pixel space: for each point, the candidate spot that costs least,
-    counting what it sits on (labels placed before it, every labelled point, the plot's other
-    marks: boxes and segments in pixels), how far it leaves the plot and how far down the
-    list of preferences it comes; a spot not clearly nearer its own point than any other
-    (by NEARER px) costs nearly as much as one on a point."""
+    counting what it sits on (labels and leaders placed before it, every labelled point, the
+    plot's other marks: boxes and segments in pixels), how far it leaves the plot and how far
+    down the list of preferences it comes; a spot not clearly nearer its own point than any
+    other (by NEARER px) costs nearly as much as one on a point. Where every spot beside the
+    point sits on something, spots further out are tried, each with a leader to its point
+    that must itself keep off the marks and labels."""
     marks = marks or Drawn([], [], [])
-    solid = [
-        (x - POINT_R, y - POINT_R, x + POINT_R, y + POINT_R) for x, y in zip(xs, ys, strict=False)
-    ] + list(marks.boxes)
-    centres = list(zip(xs, ys, strict=True)) + list(marks.centres)
-    placed: list[Box] = []
+    plot = _Plot(
+        [(x - POINT_R, y - POINT_R, x + POINT_R, y + POINT_R) for x, y in zip(xs, ys, strict=False)]
+        + list(marks.boxes),
+        list(marks.segments),
+        list(zip(xs, ys, strict=True)) + list(marks.centres),
+        width,
+        height,
+    )
     out = []
     for x, y, text in zip(xs, ys, texts, strict=True):
-        others = [(px, py) for px, py in centres if (px, py) != (x, y)]
-        best, best_cost, best_halo = None, math.inf, False
+        best, best_cost = None, math.inf
         for rank, (dx, dy, align) in enumerate(_CANDIDATES):
-            box = _box(x, y, dx, dy, align, text, bold)
-            cost = 0.0
-            for p in placed:
-                if area := _overlap(box, p):
-                    cost += _ON_LABEL + area * 4
-            for s in solid:
-                if area := _overlap(box, s):
-                    cost += area if area < 4 else _ON_MARK + area  # a corner's graze, or a hit
-            own = _distance(box, x, y)
-            if any(_distance(box, px, py) < own + NEARER for px, py in others):
-                cost += _AMBIGUOUS
-            crossed = [c for seg in marks.segments if (c := _crossing(box, seg))]
-            cost += sum(_ON_LINE + c for c in crossed)
-            outside = max(0, -box[0]) + max(0, box[2] - width) + max(0, -box[1])
-            cost += outside * LINE_H * 2 + max(0, box[3] - height) * 40
-            cost += rank * 0.5
-            if cost < best_cost:
-                best, best_cost, best_halo = (dx, dy, align), cost, bool(crossed)
-        placed.append(_box(x, y, *best, text, bold))
-        out.append(Spot(*best, best_halo))
+            cost, halo = plot.cost(x, y, _box(x, y, dx, dy, align, text, bold), None)
+            if cost + rank * 0.5 < best_cost:
+                best, best_cost = Spot(dx, dy, align, halo), cost + rank * 0.5
+        if best_cost >= _ON_LINE:  # nothing free beside the point: further out, with a leader
+            far = [(dx, dy, align, rank * 0.5) for rank, (dx, dy, align) in enumerate(_FAR)]
+            for dx, dy, align, extra in far + _anywhere(x, y, width, height):
+                box = _box(x, y, dx, dy, align, text, bold)
+                leader = _leader(box, x, y)
+                if leader is None:
+                    continue
+                cost, halo = plot.cost(x, y, box, leader)
+                if cost + extra < best_cost:
+                    ends = (leader[0] - x, leader[1] - y, leader[2] - x, leader[3] - y)
+                    best, best_cost = Spot(dx, dy, align, halo, ends), cost + extra
+        plot.placed.append(_box(x, y, best.dx, best.dy, best.align, text, bold))
+        if best.leader is not None:
+            sx, sy, ex, ey = best.leader
+            plot.segments.append((x + sx, y + sy, x + ex, y + ey, LEADER["strokeWidth"]))
+        out.append(best)
     return out
 
 
@@ -331,12 +450,46 @@ def with_label_positions(
             s._replace(dx=s.dx + shift[s.align] * text_width(t, bold=bold), align="center")
             for s, t in zip(spots, df[text].to_list(), strict=True)
         ]
-    return df.with_columns(
+    out = df.with_columns(
         label_x=pl.Series([xaxis.from_px(px + s.dx) for px, s in zip(xs, spots, strict=True)]),
         label_y=pl.Series([yaxis.from_px(py + s.dy) for py, s in zip(ys, spots, strict=True)]),
         label_align=pl.Series([s.align for s in spots], dtype=pl.String),
         label_halo=pl.Series([s.halo for s in spots], dtype=pl.Boolean),
     )
+    if not any(s.leader for s in spots):
+        return out
+    ends = {}
+    for name, axis, at, offset in (
+        ("leader_x", xaxis, xs, 0), ("leader_y", yaxis, ys, 1),
+        ("leader_x2", xaxis, xs, 2), ("leader_y2", yaxis, ys, 3),
+    ):  # fmt: skip
+        ends[name] = pl.Series(
+            [
+                None if s.leader is None else axis.from_px(p + s.leader[offset])
+                for p, s in zip(at, spots, strict=True)
+            ],  # fmt: skip
+            dtype=pl.Float64,
+        )
+    return out.with_columns(**ends)
+
+
+def leader_layer(frame: pl.DataFrame, xdom, ydom, *, xscale: str = "linear") -> list[alt.Chart]:
+    """The leaders of a frame from `with_label_positions` (thin grey lines joining labels set
+    further out to their points), as one layer; none where no label has one."""
+    if "leader_x" not in frame.columns:
+        return []
+    return [
+        alt.Chart(frame)
+        .transform_filter("isValid(datum.leader_x)")
+        .mark_rule(**LEADER)
+        .encode(
+            x=alt.X("leader_x:Q").scale(type=xscale, domain=list(xdom), nice=False),
+            y=alt.Y("leader_y:Q").scale(domain=list(ydom), nice=False),
+            x2="leader_x2:Q",
+            y2="leader_y2:Q",
+        )
+        .properties(name="leaders")
+    ]
 
 
 def text_layers(
@@ -351,12 +504,13 @@ def text_layers(
 ) -> list[alt.Chart]:
     """Text layers for a frame from `with_label_positions`, one per alignment used (align is a
     mark property in Vega-Lite, not an encoding), each over a white halo where its labels
-    cross a line. `encodings` (a colour) are passed to the text."""
+    cross a line, and under them the leaders of labels set further out. `encodings` (a
+    colour) are passed to the text."""
     base = alt.Chart(frame)
     x = alt.X("label_x:Q").scale(type=xscale, domain=list(xdom), nice=False)
     y = alt.Y("label_y:Q").scale(domain=list(ydom), nice=False)
     said = alt.Text(f"{text}:N")
-    layers = []
+    layers = leader_layer(frame, xdom, ydom, xscale=xscale)
     for a in sorted(set(frame["label_align"])):
         rows = base.transform_filter(alt.datum.label_align == a)
         where = {"align": a, "baseline": "middle", "fontSize": FONT_SIZE}

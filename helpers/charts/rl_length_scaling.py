@@ -13,6 +13,40 @@ from helpers.charts.labels import Axis, text_layers, with_label_positions
 from helpers.render.theme import COLOURS
 
 GROUPS = ["k1.5", "other"]
+DODGE = 6  # px between the intervals of models read at the same length
+
+
+def _shared(df: pl.DataFrame) -> pl.Expr:
+    """Rows whose intervals would be drawn as one: the same length in the panel, and
+    intervals that overlap."""
+    same = ["panel", "token_length"]
+    return (pl.len().over(same) > 1) & (
+        pl.col("lo").max().over(same) <= pl.col("hi").min().over(same)
+    )
+
+
+def _dodged(sub: pl.DataFrame, xaxis: Axis) -> pl.DataFrame:
+    """`drawn_x`: where each point and interval is drawn; models read at the same length whose
+    intervals overlap are set DODGE px apart, the others drawn where they were read."""
+    per_px = (xaxis.hi - xaxis.lo) / xaxis.pixels
+    rank = pl.col("accuracy").rank("ordinal").over("token_length") - 1
+    shift = (rank - (pl.len().over("token_length") - 1) / 2) * DODGE * per_px
+    return sub.with_columns(
+        drawn_x=pl.col("token_length") + pl.when(_shared(sub)).then(shift).otherwise(0.0)
+    )
+
+
+def dodged_note(df: pl.DataFrame) -> list[str]:
+    """What the subtitle says where intervals were set apart."""
+    shared = df.filter(_shared(df)).unique(["panel", "token_length"], maintain_order=True)
+    if not shared.height:
+        return []
+    where = " and ".join(
+        f"{panel} {length:,.0f}"
+        for panel, length in shared.select("panel", "token_length").iter_rows()
+    )
+    said = "two models read at one length, their intervals overlapping, drawn"
+    return [f"{said} {DODGE} px apart: {where} tokens"]
 
 
 def _intervals(base: alt.Chart, x: alt.X, ydom: list[float], colour: alt.Color) -> alt.Chart:
@@ -54,11 +88,11 @@ def _drawn(
     """The marks beside the points that labels keep off: intervals, frontier, crosses."""
     marks = place.NONE
     if intervals is not None:
-        marks += place.rules(intervals["token_length"], intervals["lo"], intervals["hi"])
+        marks += place.rules(intervals["drawn_x"], intervals["lo"], intervals["hi"])
     if frontier is not None:
-        marks += place.line(frontier["token_length"], frontier["accuracy"], 1.5, step=True)
+        marks += place.line(frontier["drawn_x"], frontier["accuracy"], 1.5, step=True)
     if published is not None:
-        marks += place.points(published["token_length"], published["accuracy"])
+        marks += place.points(published["drawn_x"], published["accuracy"])
     return marks
 
 
@@ -96,9 +130,19 @@ def rl_length_scaling_panel(
         frontier = frontier.filter(pl.col("panel") == panel).sort("token_length")
     if published is not None:
         published = published.filter(pl.col("panel") == panel)
+    sub = (
+        _dodged(sub, Axis(xdom, PANEL_W))
+        if intervals
+        else sub.with_columns(drawn_x=pl.col("token_length"))
+    )
+    if frontier is not None:  # through the points as they are drawn
+        frontier = frontier.join(sub.select("model", "drawn_x"), on="model", how="left")
+        frontier = frontier.with_columns(pl.col("drawn_x").fill_null(pl.col("token_length")))
+    if published is not None:
+        published = published.with_columns(drawn_x=pl.col("token_length"))
     sub = with_label_positions(
         sub,
-        "token_length",
+        "drawn_x",
         "accuracy",
         "model",
         Axis(xdom, PANEL_W),
@@ -106,7 +150,7 @@ def rl_length_scaling_panel(
         avoid=_drawn(sub if intervals else None, frontier, published),
     ).with_columns(reading=reading("rl_length_scaling", "accuracy", "token_length"))
 
-    x = alt.X("token_length:Q").title(fig["x_title"]).scale(domain=xdom, nice=False)
+    x = alt.X("drawn_x:Q").title(fig["x_title"]).scale(domain=xdom, nice=False)
     y = alt.Y("accuracy:Q").title(f"{fig['y_title']} (%)").scale(domain=ydom, nice=False)
     colour = (
         alt.Color("group:N")
@@ -172,7 +216,10 @@ def rl_length_scaling(df: pl.DataFrame, **options) -> alt.HConcatChart:
         added.append(
             (
                 "95% intervals",
-                "vertical bars: Wilson 95% intervals, counting each benchmark's problems",
+                [
+                    "vertical bars: Wilson 95% intervals, counting each benchmark's problems",
+                    *dodged_note(df),
+                ],
             )
         )
     if options.get("frontier") is not None:
