@@ -257,7 +257,8 @@ def test_prm_data_scaling_spec():
     spec = _roundtrip(charts.prm_data_scaling(df))
     left, right = spec["hconcat"]
     assert (
-        left["title"] == "Number of Training Samples" and right["title"] == "Parameter Size of PRMs"
+        _text(left["title"]) == "Number of Training Samples"
+        and _text(right["title"]) == "Parameter Size of PRMs"
     )
     lines = [ly for ly in left["layer"] if ly["mark"]["type"] == "line"]
     assert len(lines) == 2 and lines[1]["mark"]["strokeDash"] == [5, 4]
@@ -676,7 +677,7 @@ def _(spec):
     accuracy, length = units[0]["vconcat"]
     band, line = accuracy["layer"]
     assert line["encoding"]["y"]["axis"]["format"] == ".0%" and band["mark"]["type"] == "area"
-    assert accuracy["title"] == "aime-like (simulated)"
+    assert _text(accuracy["title"]) == "aime-like (simulated)"
     assert line["encoding"]["y"]["title"] == "Accuracy"  # the first column only
     assert units[1]["vconcat"][0]["layer"][1]["encoding"]["y"]["title"] is None
     assert length["encoding"]["y"]["title"] == "Mean tokens"

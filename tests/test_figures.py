@@ -290,3 +290,36 @@ def test_every_notebook_closes_with_references_and_versions(notebook):
     headings = [line for text in markdown for line in text.splitlines() if line.startswith("## ")]
     assert headings[-2:] == ["## References", "## Versions"]
     assert "".join(cells[-1]["source"]).strip() == "helpers.versions()"
+
+
+def _panel_title_sizes(spec: dict, default: float, header: float):
+    """The font size of every title below a figure's own: panels of a concatenation or layer
+    (their own size, else the theme's), and facet headers."""
+    for key in ("hconcat", "vconcat", "concat", "layer"):
+        for part in spec.get(key) or []:
+            title = part.get("title")
+            if title:
+                size = title.get("fontSize") if isinstance(title, dict) else None
+                yield (title if isinstance(title, str) else title["text"]), size or default
+            yield from _panel_title_sizes(part, default, header)
+    if "facet" in spec:  # the panels' names, as headers
+        yield "facet header", header
+    if "spec" in spec:
+        yield from _panel_title_sizes(spec["spec"], default, header)
+
+
+@pytest.mark.parametrize("notebook", sorted(NOTEBOOKS.glob("*.ipynb")), ids=lambda p: p.stem)
+def test_a_figures_title_is_larger_than_its_panels_titles(notebook):
+    """Issue 46: a figure's title and a panel's title never read as one heading."""
+    from helpers.render import site, theme
+
+    config = theme.theme()["config"]
+    default = config["title"]["fontSize"]
+    header = config["header"]["labelFontSize"]
+    for f in site.figures(notebook):
+        title = f.spec.get("title")
+        if not title:
+            continue
+        top = (title.get("fontSize") if isinstance(title, dict) else None) or default
+        smaller = [(t, s) for t, s in _panel_title_sizes(f.spec, default, header) if s >= top]
+        assert smaller == [], (f.stem, top)

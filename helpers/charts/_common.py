@@ -8,6 +8,15 @@ from collections.abc import Sequence
 import altair as alt
 
 PANEL_W, PANEL_H = 380, 300
+# a panel's title, smaller than the figure's (the theme's titles are 15 px): the two never
+# read as one heading
+PANEL_TITLE = 13
+
+
+def panel_title(text: str, **options) -> alt.Title:
+    """The title of one panel of a figure (a plot in a concatenation), set below the figure's
+    own title in size; `options` as `alt.Title`'s (a subtitle, an anchor)."""
+    return alt.Title(text, fontSize=PANEL_TITLE, **options)
 
 
 def domain(described: Sequence[float], values: Sequence[float], pad: float) -> list[float]:

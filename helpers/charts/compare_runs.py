@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import altair as alt
 import polars as pl
 
+from helpers.charts._common import panel_title
 from helpers.charts._tooltips import tip, with_interval
 from helpers.render.theme import COLOURS, RUN_COLOURS
 
@@ -442,7 +443,7 @@ def comparison(
     rewards = bool(differences.height) and (differences["unit"] == "mean reward").all()
     parts = [
         run_curves(curves, runs, columns=columns, rewards=rewards).properties(
-            title=alt.Title(
+            title=panel_title(
                 f"{'Mean reward' if rewards else 'Accuracy'} of each run",
                 # a run evaluated once is drawn with bars, a curve with a shaded band
                 subtitle=(
@@ -453,7 +454,7 @@ def comparison(
             )
         ),
         paired_differences(differences, columns=columns, rewards=rewards).properties(
-            title=alt.Title(
+            title=panel_title(
                 f"Difference from the baseline: {_interval_words(differences)}",
                 subtitle=verdict_lines(differences, rewards),
             )
@@ -462,13 +463,15 @@ def comparison(
     if counts is not None and counts.height:
         parts.append(
             flip_counts(counts, columns=columns, rewards=rewards).properties(
-                title="Problems that flipped at the last step compared, by how much they moved"
+                title=panel_title(
+                    "Problems that flipped at the last step compared, by how much they moved"
+                )
             )
         )
     elif problems.height:
         parts.append(
             problem_flips(problems, columns=columns, rewards=rewards).properties(
-                title="Problems that flipped, at the last step compared"
+                title=panel_title("Problems that flipped, at the last step compared")
             )
         )
     elif "won" in differences.columns and differences["won"].is_not_null().any():

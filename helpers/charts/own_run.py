@@ -9,6 +9,7 @@ from typing import NamedTuple
 import altair as alt
 import polars as pl
 
+from helpers.charts._common import panel_title
 from helpers.charts._tooltips import tip, with_interval
 from helpers.charts.training_dynamics import PANEL_SPACING, curve_tips, panel_width, tidy_curves
 from helpers.render.theme import COLOURS
@@ -261,7 +262,7 @@ def _accuracy(
     layers.append(_logged(look, base, i, first, faint=smooth))
     if smooth:
         layers.append(_average(look, base, i, first))
-    return alt.layer(*layers, title=name, width=look.width, height=110)
+    return alt.layer(*layers, title=panel_title(name), width=look.width, height=110)
 
 
 def _band(look: _Look, base: alt.Chart, i: int, first: bool) -> alt.Chart:

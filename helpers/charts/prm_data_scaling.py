@@ -7,7 +7,7 @@ import polars as pl
 
 from helpers import data
 from helpers.charts import labels as place
-from helpers.charts._common import PANEL_H, PANEL_W, domain, heading, index_axis
+from helpers.charts._common import PANEL_H, PANEL_W, domain, heading, index_axis, panel_title
 from helpers.charts._tooltips import HOW_READ, PERCENT_ACCURACY, reading, tip
 from helpers.charts.labels import Axis, text_layers, with_label_positions
 from helpers.charts.step_dpo_sizing import MARKER_SHAPES
@@ -99,7 +99,7 @@ def _samples_panel(
         *layers,
         *_readings(left, line, x, y),
         *text_layers(names, "label", xdom, ydom, xscale="log"),
-    ).properties(width=PANEL_W, height=PANEL_H, title=left_fig["x_title"])
+    ).properties(width=PANEL_W, height=PANEL_H, title=panel_title(left_fig["x_title"]))
 
 
 def _series_names(
@@ -223,5 +223,5 @@ def _size_panel(right: pl.DataFrame, right_fig: dict, y: alt.Y, ydom) -> alt.Lay
         )
     )
     return alt.layer(points, *text_layers(right, "series", rdom, ydom)).properties(
-        width=PANEL_W, height=PANEL_H, title=right_fig["x_title"]
+        width=PANEL_W, height=PANEL_H, title=panel_title(right_fig["x_title"])
     )

@@ -7,7 +7,7 @@ import polars as pl
 
 from helpers import data
 from helpers.charts import labels as place
-from helpers.charts._common import PANEL_H, PANEL_W, domain, heading
+from helpers.charts._common import PANEL_H, PANEL_W, domain, heading, panel_title
 from helpers.charts._tooltips import HOW_READ, PERCENT_ACCURACY, reading, tip
 from helpers.charts.labels import Axis, text_layers, with_label_positions
 from helpers.render.theme import COLOURS
@@ -150,7 +150,9 @@ def rl_length_scaling_panel(
         avoid=_drawn(sub if intervals else None, frontier, published),
     ).with_columns(reading=reading("rl_length_scaling", "accuracy", "token_length"))
 
-    x = alt.X("drawn_x:Q").title(fig["x_title"]).scale(domain=xdom, nice=False)
+    # the described title, with what it measures (the paper's mean response length)
+    x_title = f"{fig['x_title']} (mean response length, tokens)"
+    x = alt.X("drawn_x:Q").title(x_title).scale(domain=xdom, nice=False)
     y = alt.Y("accuracy:Q").title(f"{fig['y_title']} (%)").scale(domain=ydom, nice=False)
     colour = (
         alt.Color("group:N")
@@ -178,7 +180,7 @@ def rl_length_scaling_panel(
     if published is not None:  # on top of the points they sit on, or they are hidden
         layers.append(_published(published, x, y))
     return alt.layer(*layers, *labels).properties(
-        title=alt.Title(panel, anchor="middle"),
+        title=panel_title(panel, anchor="middle"),
         width=PANEL_W,
         height=PANEL_H,  # as described
     )
