@@ -24,7 +24,7 @@ def test_wandb_export_to_html_offline(tmp_path, capsys):
     assert not re.search(r"<script[^>]+src=", html)  # scripts inlined, nothing loaded
     block = re.search(r'<script type="application/json" id="vega-spec">(.*?)</script>', html, re.S)
     spec = json.loads(block.group(1))
-    panels = [(u["vconcat"][0] if "vconcat" in u else u)["title"] for u in spec["concat"]]
+    panels = [(u["vconcat"][0] if "vconcat" in u else u)["title"]["text"] for u in spec["concat"]]
     # a validation benchmark each, the training export's sources: 23 of 31, and their mean
     assert len(panels) == len(set(panels)) == 24
     assert panels[15].endswith(" (training)") and panels[-1] == "mean of 15 benchmarks"

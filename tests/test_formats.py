@@ -714,12 +714,12 @@ def test_a_results_file_beside_its_samples_is_checked_not_read_as_a_second_run(t
     together = _csv(tmp_path, [SKY14, SKY14_METRICS])
     assert together.equals(alone) and alone.filter(pl.col("level") == "all")["accuracy"][0] == 0.804
     make, _ = chart_for([SKY14, SKY14_METRICS])
-    subtitle = json.dumps(make.to_dict()["title"])
+    subtitle = _said(make.to_dict()["title"])
     assert "stated result agrees: skythought_qwen2.5-14b-instruct_math500_metrics.json" in subtitle
     wrong = tmp_path / "math500_metrics.json"
     wrong.write_text(json.dumps({**json.loads(SKY14_METRICS.read_text()), "acc": 84.0}))
     make, _ = chart_for([SKY14, wrong])
-    subtitle = json.dumps(make.to_dict()["title"])
+    subtitle = _said(make.to_dict()["title"])
     assert "they disagree: math500_metrics.json, 84.0% on MATH500, but its samples give 80.4%" in (
         subtitle
     )
@@ -752,7 +752,7 @@ def test_maj_at_k_counts_unanswered_problems_and_empty_answers_do_not_vote(tmp_p
     from helpers.runs.choose import chart_for
 
     make, _ = chart_for([path, first])
-    assert "stated result agrees: math500_metrics.json, 0.0% on MATH500" in json.dumps(
+    assert "stated result agrees: math500_metrics.json, 0.0% on MATH500" in _said(
         make.to_dict()["title"]
     )
 
@@ -802,3 +802,9 @@ def test_smooth_draws_each_curves_moving_average_over_the_logged_points():
     assert len(drawn) < len(expected) == 500  # thinned for drawing, averaged over all
     for step, value in drawn.items():
         assert value == pytest.approx(expected[int(step)], abs=1e-8)  # the spec keeps 8 digits
+
+
+def _said(title: dict) -> str:
+    """A chart's title and subtitle as one text (subtitles are wrapped to the chart's width)."""
+    lines = title.get("subtitle") or []
+    return " ".join([title["text"], *([lines] if isinstance(lines, str) else lines)])

@@ -19,6 +19,32 @@ def panel_title(text: str, **options) -> alt.Title:
     return alt.Title(text, fontSize=PANEL_TITLE, **options)
 
 
+SUBTITLE_SIZE = 12  # the theme's subtitles, in px
+
+
+def wrapped(lines: Sequence[str], width: float, size: float = SUBTITLE_SIZE) -> list[str]:
+    """Subtitle lines broken between words so that none is drawn wider than `width` px (a
+    chart's width) at `size` px; a word longer than that stays whole on its own line.
+
+    >>> wrapped(["lines: Wilson 95% over each benchmark's problems (AIME24 30, AMC23 40)"], 250)
+    ["lines: Wilson 95% over each benchmark's", 'problems (AIME24 30, AMC23 40)']
+    """
+    from helpers.charts.text_metrics import text_width
+
+    out = []
+    for line in lines:
+        words, current = line.split(" "), ""
+        for word in words:
+            trial = f"{current} {word}" if current else word
+            if current and text_width(trial, size) > width:
+                out.append(current)
+                current = word
+            else:
+                current = trial
+        out.append(current)
+    return out
+
+
 def domain(described: Sequence[float], values: Sequence[float], pad: float) -> list[float]:
     """The described axis range, widened where a described point falls outside it (rounded to
     nine decimals: a fitted value's last bits differ between CPUs' BLAS kernels, and a spec

@@ -9,10 +9,14 @@ from typing import NamedTuple
 import altair as alt
 import polars as pl
 
-from helpers.charts._common import panel_title
+from helpers.charts._common import panel_title, wrapped
 from helpers.charts._tooltips import tip, with_interval
+from helpers.charts.text_metrics import text_width
 from helpers.charts.training_dynamics import PANEL_SPACING, curve_tips, panel_width, tidy_curves
 from helpers.render.theme import COLOURS
+
+WIDTH = 360  # px: accuracy by group's plot
+AVERAGE = "#222222"  # the mean of the benchmarks, drawn apart from them
 
 
 def accuracy_by_group(
@@ -28,22 +32,42 @@ def accuracy_by_group(
     """Accuracy with Wilson 95% intervals per group (e.g. MATH difficulty level), from
     `summarise.accuracy_table`; `overall` (one row) adds a dashed rule at the overall
     accuracy, named in the subtitle;
-    `notes` (what was left out) make the subtitle. Another score per group (`value`, e.g.
-    "mean_reward" from `rewards.reward_summary`, titled `value_title`) is drawn as logged,
-    not as a percentage from 0 to 1."""
+    `notes` (what was left out) make the subtitle, wrapped to the chart's width. Rows with
+    `average` true (the mean of the benchmarks) are drawn apart: a dark diamond, not a blue
+    point. Another score per group (`value`, e.g. "mean_reward" from
+    `rewards.reward_summary`, titled `value_title`) is drawn as logged, not as a percentage
+    from 0 to 1. Labels too wide for their place along the axis are set at an angle."""
     percent = value == "accuracy"
-    x = alt.X(f"{group}:O").title(group.replace("_", " ").capitalize()).axis(labelAngle=0)
+    names = [str(v) for v in table[group].to_list()]
+    band = WIDTH / max(len(names), 1)
+    angle = 0 if max((text_width(n, 11) for n in names), default=0) < band - 6 else -30
+    x = alt.X(f"{group}:O", sort=None).title(group.replace("_", " ").capitalize())
+    slant = {"labelAlign": "right", "labelBaseline": "middle"} if angle else {}
+    x = x.axis(labelAngle=angle, labelLimit=200, **slant)
     y = alt.Y(f"{value}:Q").title(value_title)
     y = y.scale(domain=[0, 1]).axis(format=".0%") if percent else y.scale(zero=False)
     base = alt.Chart(table)
+    averaged = "average" in table.columns and table["average"].any()
+    colour = (
+        alt.condition(alt.datum.average, alt.value(AVERAGE), alt.value(COLOURS["accuracy"]))
+        if averaged
+        else alt.value(COLOURS["accuracy"])
+    )
+    shape = (
+        alt.condition(alt.datum.average, alt.value("diamond"), alt.value("circle"))
+        if averaged
+        else alt.value("circle")
+    )
     bars = (
-        base.mark_rule(strokeWidth=2, color=COLOURS["accuracy"])
-        .encode(x=x, y="lo:Q", y2="hi:Q")
+        base.mark_rule(strokeWidth=2)
+        .encode(x=x, y="lo:Q", y2="hi:Q", color=colour)
         .properties(name="intervals")
     )
-    points = base.mark_point(filled=True, size=80, color=COLOURS["accuracy"], opacity=1).encode(
+    points = base.mark_point(filled=True, size=80, opacity=1).encode(
         x=x,
         y=y,
+        color=colour,
+        shape=shape,
         tooltip=[
             tip(f"{group}:O", group.replace("_", " ").capitalize()),
             tip("problems:Q", "Problems"),
@@ -59,8 +83,8 @@ def accuracy_by_group(
             f"dashed line: overall {accuracy * 100:.1f}% ({problems} problems)",
             *notes,
         ]
-    heading = alt.Title(title, subtitle=list(notes)) if notes else title
-    return alt.layer(*layers).properties(title=heading, width=360, height=260)
+    heading = alt.Title(title, subtitle=wrapped(notes, WIDTH + 40)) if notes else title
+    return alt.layer(*layers).properties(title=heading, width=WIDTH, height=260)
 
 
 TREND = "line: median accuracy per half-decade of model size (bins with 3 or more models)"
@@ -128,6 +152,7 @@ def run_grid(
     columns: int = 4,
     order: Sequence[str] | None = None,
     points: bool = True,
+    averages: Sequence[str] = (),
 ) -> alt.ConcatChart:
     """A run's curves as aligned small multiples: per benchmark, accuracy above (its 95% band
     where the curves carry one) and mean response length below, on one x axis; benchmarks
@@ -137,7 +162,8 @@ def run_grid(
     Accuracy is stored as a fraction and shown in percent (`y_title` "Accuracy"); another
     score (a training reward) is shown as logged. Only layers with rows are drawn. Where the
     curves carry a `smoothed` column (a moving average, computed before), it is drawn solid
-    over the logged points, which fade.
+    over the logged points, which fade. Panels named in `averages` (the mean of the
+    benchmarks) are drawn apart from the benchmarks they average: dark, with diamonds.
     """
     curves = _tidy_keeping_smoothed(curves)
     names = list(order) if order is not None else curves["benchmark"].unique(maintain_order=True)
@@ -157,6 +183,7 @@ def run_grid(
             first=i % columns == 0,
             lowest=i + columns >= len(names),
             has_length=has_length,
+            average=name in averages,
         )
         for i, name in enumerate(names)
     ]
@@ -188,6 +215,7 @@ class _Look(NamedTuple):
     accuracy_tips: list[alt.Tooltip]
     length_tips: list[alt.Tooltip]
     width: int
+    colour: str = COLOURS["accuracy"]  # the accuracy's line, points and band
 
 
 def _grid_look(
@@ -238,11 +266,18 @@ def _unit(
     first: bool,
     lowest: bool,
     has_length: bool,
+    average: bool = False,
 ) -> alt.LayerChart | alt.VConcatChart:
     """Panel `i` (its `rows`): accuracy, above its mean length where it has one; y titled on
-    the first column, x on the lowest panel of its column."""
+    the first column, x on the lowest panel of its column; `average`: the benchmarks' mean,
+    drawn dark."""
     shows_length = has_length and rows["tokens"].is_not_null().any()
     panel = alt.datum.panel == i
+    if average:
+        marker = look.marker and alt.OverlayMarkDef(
+            filled=True, size=30, color=AVERAGE, shape="diamond"
+        )
+        look = look._replace(colour=AVERAGE, marker=marker)
     accuracy = _accuracy(look, rows, i, name, panel, lowest and not shows_length, first)
     if not shows_length:
         return accuracy
@@ -269,7 +304,7 @@ def _band(look: _Look, base: alt.Chart, i: int, first: bool) -> alt.Chart:
     """The accuracy's 95% band, where a step has one."""
     return (
         base.transform_filter(alt.expr.isValid(alt.datum.lo))
-        .mark_area(opacity=0.22, color=COLOURS["accuracy"])
+        .mark_area(opacity=0.22, color=look.colour)
         .encode(y=look.band_by[first], y2=alt.Y2("hi:Q"))
         .properties(name=f"band {i}")
     )
@@ -280,7 +315,7 @@ def _logged(look: _Look, base: alt.Chart, i: int, first: bool, *, faint: bool) -
     opacity = {"opacity": 0.3} if faint else {}  # the logged points under their average
     return (
         base.transform_filter(alt.expr.isValid(alt.datum.value))
-        .mark_line(point=look.marker, strokeWidth=1.6, color=COLOURS["accuracy"], **opacity)
+        .mark_line(point=look.marker, strokeWidth=1.6, color=look.colour, **opacity)
         .encode(y=look.y_by[first], tooltip=look.accuracy_tips)
         .properties(name=f"accuracy {i}")
     )
@@ -290,7 +325,7 @@ def _average(look: _Look, base: alt.Chart, i: int, first: bool) -> alt.Chart:
     """The accuracy's moving average, solid."""
     return (
         base.transform_filter(alt.expr.isValid(alt.datum.smoothed))
-        .mark_line(strokeWidth=2.2, color=COLOURS["accuracy"])
+        .mark_line(strokeWidth=2.2, color=look.colour)
         .encode(
             y=alt.Y("smoothed:Q").title(look.y_title if first else None),
             tooltip=[*look.tips, tip("smoothed:Q", "Moving average", ".3f")],

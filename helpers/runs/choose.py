@@ -98,6 +98,7 @@ def _grid(curves: pl.DataFrame, order, subtitle: str | list[str], **options):
         thinned.frame,
         subtitle=drawable.subtitle(subtitle, shown.notes + thinned.notes),
         order=shown.order,
+        averages=means,
         points=drawable.longest(thinned.frame, "iteration", ("benchmark", "metric"))
         <= drawable.MARKED_POINTS,
         **options,
@@ -337,18 +338,21 @@ def _scores_chart(runs, files, benchmarks, columns, title, named) -> tuple[objec
     curves, order, table = score_logs.score_curves(runs, benchmarks)
     training = all(r.kind == "training score" for r in runs if r.scores is not None)
     one = table["step"].is_null().all() or (table["step"].n_unique() == 1 and not training)
-    if one:  # one evaluation: a point per benchmark
+    if one:  # one evaluation: a point per benchmark, their mean (if drawn) last and apart
         table = table.rename({"score": "accuracy"})
+        drawn = table.with_columns(
+            average=pl.col("benchmark").str.starts_with(score_logs.MEAN_OF)
+        ).sort("average", maintain_order=True)
         step = table["step"][0]
         named = named or (files[0].stem if len(files) == 1 else files[0].parent.name)
         at = "" if step is None else f", step {step}"
         chart = _by_group(
-            table,
+            drawn,
             "benchmark",
             title or f"Accuracy by benchmark ({named}{at})",
             notes=[
                 _band_note(table).replace("bands:", "lines:").replace("no band", "no line"),
-                *score_logs.mean_note(table, "line"),
+                *(f"dark diamond, {n}" for n in score_logs.mean_note(table, "line")),
             ],
         )
         return chart, table
@@ -362,7 +366,7 @@ def _scores_chart(runs, files, benchmarks, columns, title, named) -> tuple[objec
     subtitle = [band] + (
         ["response length matched to the nearest earlier step"] if has_tokens else []
     )
-    subtitle += score_logs.mean_note(table, "band")
+    subtitle += [f"dark, {n}" for n in score_logs.mean_note(table, "band")]
     if not training and table["benchmark"].str.ends_with(score_logs.TRAINING).any():
         subtitle.append(
             "panels '(training)': training scores, on training batches (no band: the log "
