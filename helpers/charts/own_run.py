@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -104,12 +105,24 @@ def accuracy_vs_size(
     if "family" in table.columns:
         tooltip.insert(1, tip("family:N", "Model family"))
     rows = table.sort("benchmark", "kind", "size_b", "model", nulls_last=True)
-    x = alt.X("size_b:Q").title("Model size (B parameters)").scale(type="log")
+    sizes = rows["size_b"].drop_nulls().filter(rows["size_b"].drop_nulls() > 0)
+    low, high = (math.floor(math.log10(sizes.min())), math.ceil(math.log10(sizes.max())))
+    decades = [10.0**e for e in range(low, high + 1)] if sizes.len() else None
+    x = (  # a gridline and a label a decade: a log axis's minor lines crowd a small panel
+        alt.X("size_b:Q")
+        .title("Model size (B parameters)")
+        .scale(type="log")
+        .axis(values=decades, format="~g")
+    )
     points = (
         alt.Chart()
         .transform_filter(alt.datum.kind == "model")
         .mark_point(filled=True, size=30, opacity=0.7, color=COLOURS["accuracy"])
-        .encode(x=x, y=alt.Y("accuracy:Q").title("Accuracy").scale(domain=[0, 1]), tooltip=tooltip)
+        .encode(
+            x=x,
+            y=alt.Y("accuracy:Q").title("Accuracy").scale(domain=[0, 1]).axis(format=".0%"),
+            tooltip=tooltip,
+        )
         .properties(name="models")
     )
     trend = (
