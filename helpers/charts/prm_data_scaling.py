@@ -47,7 +47,7 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
     --------
     >>> import helpers
     >>> chart = prm_data_scaling(helpers.load("prm_data_scaling"))
-    >>> [panel.title for panel in chart.hconcat]
+    >>> [panel.title.text for panel in chart.hconcat]
     ['Number of Training Samples', 'Parameter Size of PRMs']
     """
     fig = data.figure("prm_data_scaling")
