@@ -120,7 +120,7 @@ def test_length_scaling_options_add_frontier_intervals_and_published_layers():
     # each addition named, and the intervals set apart where two models share a length
     assert len(spec["title"]["subtitle"]) == 4
     assert spec["title"]["subtitle"][1].endswith(
-        "drawn 6 px apart: MATH500 1,200 and AIME2024 3,200 tokens"
+        "set slightly apart so that both show: MATH500 1,200 and AIME2024 3,200 tokens"
     )
     points = {r["model"]: r for r in _data(spec, aime["points"], spec["hconcat"][1])}
     dpo, rs = points["k1.5-short w/ dpo"], points["k1.5-short w/ merge + rs"]

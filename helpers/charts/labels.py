@@ -22,7 +22,9 @@ from helpers.charts.text_metrics import FONT_SIZE, text_width
 LINE_H = 12.0  # px: a label's height, with a pixel to spare above and below its glyphs
 POINT_R = 5.0
 CLEAR = 2.0  # px a label keeps clear of a line, beyond the line's own half-width
-NEARER = 4.0  # px: a label is this much nearer its own point than any other, or it is ambiguous
+NEARER = 8.0  # px: a label is this much nearer its own point than any other, or it is ambiguous
+DETACHED = 12.0  # px: a label further than this from its point is joined to it by a leader
+GAP = 6.0  # px kept between two labels side by side (closer, they read as one)
 HALO = {"stroke": "white", "strokeWidth": 3, "strokeJoin": "round"}
 
 # Where a label may go, in order of preference: beside the point, then above or below it,
@@ -328,8 +330,9 @@ class _Plot:
         """What a spot for the label of the point at (x, y) costs, and whether it crosses a
         line (and so needs a halo)."""
         cost = 0.0
+        spaced = (box[0] - GAP, box[1] - 1, box[2] + GAP, box[3] + 1)  # two labels never touch
         for p in self.placed:
-            if area := _overlap(box, p):
+            if area := _overlap(spaced, p):
                 cost += _ON_LABEL + area * 4
         for b in self.solid:
             if area := _overlap(box, b):
@@ -409,7 +412,14 @@ def layout(
                 if cost + extra < best_cost:
                     ends = (leader[0] - x, leader[1] - y, leader[2] - x, leader[3] - y)
                     best, best_cost = Spot(dx, dy, align, halo, ends), cost + extra
-        plot.placed.append(_box(x, y, best.dx, best.dy, best.align, text, bold))
+        box = _box(x, y, best.dx, best.dy, best.align, text, bold)
+        if best.leader is None and _distance(box, x, y) > DETACHED:  # joined, not left afloat
+            leader = _leader(box, x, y)
+            if leader is not None:
+                best = best._replace(
+                    leader=(leader[0] - x, leader[1] - y, leader[2] - x, leader[3] - y)
+                )
+        plot.placed.append(box)
         if best.leader is not None:
             sx, sy, ex, ey = best.leader
             plot.segments.append((x + sx, y + sy, x + ex, y + ey, LEADER["strokeWidth"]))

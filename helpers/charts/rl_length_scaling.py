@@ -45,8 +45,8 @@ def dodged_note(df: pl.DataFrame) -> list[str]:
         f"{panel} {length:,.0f}"
         for panel, length in shared.select("panel", "token_length").iter_rows()
     )
-    said = "two models read at one length, their intervals overlapping, drawn"
-    return [f"{said} {DODGE} px apart: {where} tokens"]
+    said = "two models read at one length, their intervals overlapping, set slightly apart"
+    return [f"{said} so that both show: {where} tokens"]
 
 
 def _intervals(base: alt.Chart, x: alt.X, ydom: list[float], colour: alt.Color) -> alt.Chart:
