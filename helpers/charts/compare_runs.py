@@ -203,8 +203,20 @@ def _difference_axis(rewards: bool) -> dict:
     return {"title": POINTS_TITLE, "axis": alt.Axis(labelExpr=POINTS)}
 
 
+def _better(runs: Sequence[str] | None) -> tuple[str, str]:
+    """The legend's words for the run that did better on a problem: by name where two runs
+    are compared (the method, then the baseline), else "method" and "baseline"."""
+    if runs is not None and len(runs) == 2:
+        return f"{runs[1]} better", f"{runs[0]} better"
+    return "method better", "baseline better"
+
+
 def problem_flips(
-    problems: pl.DataFrame, *, columns: int = 3, rewards: bool = False
+    problems: pl.DataFrame,
+    *,
+    columns: int = 3,
+    rewards: bool = False,
+    runs: Sequence[str] | None = None,
 ) -> alt.FacetChart:
     """Each problem on which two runs differ, ranked from the largest gain for the method to
     the largest loss: a bar from zero to the difference in the problem's accuracy, coloured by
@@ -215,8 +227,8 @@ def problem_flips(
     data = problems.sort("benchmark", "comparison", "rank").with_columns(
         where=pl.format("{}: {}", "benchmark", "comparison") if several else pl.col("benchmark"),
         better=pl.when(pl.col("difference") > 0)
-        .then(pl.lit("method better"))
-        .otherwise(pl.lit("baseline better")),
+        .then(pl.lit(_better(runs)[0]))
+        .otherwise(pl.lit(_better(runs)[1])),
     )
     texts = [  # where the logs hold them
         c
@@ -245,7 +257,7 @@ def problem_flips(
     }
     colour = (
         alt.Color("better:N")
-        .scale(domain=["method better", "baseline better"], range=RUN_COLOURS[1::-1])
+        .scale(domain=list(_better(runs)), range=RUN_COLOURS[1::-1])
         .legend(title=None, orient="top")
     )
     x = alt.X("rank:Q").title("Problems that differ, largest gain first").axis(tickMinStep=1)
@@ -277,7 +289,13 @@ def problem_flips(
     return _facet(chart, columns, "where")
 
 
-def flip_counts(counts: pl.DataFrame, *, columns: int = 3, rewards: bool = False) -> alt.FacetChart:
+def flip_counts(
+    counts: pl.DataFrame,
+    *,
+    columns: int = 3,
+    rewards: bool = False,
+    runs: Sequence[str] | None = None,
+) -> alt.FacetChart:
     """The problems on which two runs differ, counted by how much each moved (the difference in
     its accuracy, in percentage points) and coloured by which run did better: for panels with
     too many problems to draw one by one. One panel per benchmark (and comparison)."""
@@ -288,8 +306,8 @@ def flip_counts(counts: pl.DataFrame, *, columns: int = 3, rewards: bool = False
             if several
             else pl.col("benchmark"),
             better=pl.when(pl.col("difference") > 0)
-            .then(pl.lit("method better"))
-            .otherwise(pl.lit("baseline better")),
+            .then(pl.lit(_better(runs)[0]))
+            .otherwise(pl.lit(_better(runs)[1])),
             moved=pl.col("difference").round(3)
             if rewards
             else (pl.col("difference") * 100).round(1),
@@ -298,7 +316,7 @@ def flip_counts(counts: pl.DataFrame, *, columns: int = 3, rewards: bool = False
     )
     colour = (
         alt.Color("better:N")
-        .scale(domain=["method better", "baseline better"], range=RUN_COLOURS[1::-1])
+        .scale(domain=list(_better(runs)), range=RUN_COLOURS[1::-1])
         .legend(title=None, orient="top")
     )
     x = (
@@ -462,7 +480,7 @@ def comparison(
     ]
     if counts is not None and counts.height:
         parts.append(
-            flip_counts(counts, columns=columns, rewards=rewards).properties(
+            flip_counts(counts, columns=columns, rewards=rewards, runs=runs).properties(
                 title=panel_title(
                     "Problems that flipped at the last step compared, by how much they moved"
                 )
@@ -470,7 +488,7 @@ def comparison(
         )
     elif problems.height:
         parts.append(
-            problem_flips(problems, columns=columns, rewards=rewards).properties(
+            problem_flips(problems, columns=columns, rewards=rewards, runs=runs).properties(
                 title=panel_title("Problems that flipped, at the last step compared")
             )
         )

@@ -200,7 +200,11 @@ def run_grid(
         )
         for i, name in enumerate(names)
     ]
-    heading = alt.Title(title, subtitle=subtitle)
+    # the subtitle wrapped to the grid's width (at least a wide panel's: a one-panel grid
+    # would wrap every word)
+    wide = min(columns, len(names)) * (look.width + PANEL_SPACING) + 40
+    lines = [subtitle] if isinstance(subtitle, str) else list(subtitle)
+    heading = alt.Title(title, subtitle=wrapped([s for s in lines if s], max(wide, WIDTH + 40)))
     return alt.concat(*units, columns=columns, data=data, spacing=PANEL_SPACING, title=heading)
 
 

@@ -209,7 +209,8 @@ def mean_note(table: pl.DataFrame, mark: str) -> list[str]:
         return []
     mean = table.drop_nulls("averages")
     how = f"; {mark}: normal, from each benchmark's binomial variance (Agresti-Coull)"
+    steps = ", at steps where all were logged" if table["step"].n_unique() > 1 else ""
     return [
-        f"{mean['benchmark'][0]}: their unweighted mean, at steps where all were logged"
+        f"{mean['benchmark'][0]}: their unweighted mean{steps}"
         + (how if mean["lo"].is_not_null().any() else "")
     ]
