@@ -13,7 +13,7 @@ from helpers.charts._tooltips import tip, with_interval
 from helpers.render.theme import COLOURS, RUN_COLOURS
 
 # A difference of accuracies is in percentage points: "+28%" would read as a relative gain.
-POINTS = "format(datum.value * 100, '+.0f')"
+POINTS = "datum.value == 0 ? '0' : format(datum.value * 100, '+.0f')"  # signed; 0 as 0
 POINTS_TITLE = "Difference in accuracy (percentage points)"
 # rewards that are not 0/1 are compared as mean rewards, in their own units
 REWARD_TITLE = "Difference in mean reward"

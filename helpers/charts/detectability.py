@@ -47,7 +47,7 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
     >>> chart.facet.to_dict()["sort"]  # the panels in order
     ['AIME2024 / AIME24 (30 problems)', 'MATH500 (500 problems)', 'MATH (5,000 problems)']
     """
-    figures = sorted(set(gaps["figure"]))
+    figures = gaps.sort("document")["figure"].unique(maintain_order=True).to_list()  # as numbered
     colour = alt.Color("figure:N").title("Figure").scale(domain=figures, range=RUN_COLOURS)
     # one legend: each figure's colour, dash and shape together
     dash = alt.StrokeDash("figure:N").title("Figure").scale(domain=figures, range=DASHES)
@@ -100,6 +100,7 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
         alt.layer(lines, threshold, points, data=rows)
         .properties(width=300, height=200)
         .facet(alt.Facet("panel:N").title(None).sort(order), columns=columns)
+        .resolve_axis(x="independent")  # each panel its own x axis (not one under an empty cell)
         .properties(
             title=alt.Title(
                 "Could the benchmark see it? Power against difference", subtitle=SUBTITLE

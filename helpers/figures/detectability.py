@@ -28,13 +28,14 @@ GAPS = (
 )  # fmt: skip
 
 
-# each document's figure, as the chart's legend names it (not by notebook number alone)
+# each document's figure, as the chart's legend names it: by its paper and what it shows (a
+# reader of the PNG alone does not know the notebooks' numbers)
 FIGURES = {
-    "000": "000 Kimi k1.5: long2short",
-    "001": "001 Kimi k1.5: training",
-    "002": "002 Step-DPO sizing",
-    "003": "003 ReasonFlux-PRM",
-    "004": "004 MEL vs GRPO",
+    "000": "Kimi k1.5: long2short",
+    "001": "Kimi k1.5: training",
+    "002": "Step-DPO: sizing",
+    "003": "ReasonFlux-PRM: data scaling",
+    "004": "MEL vs GRPO",
 }
 # one benchmark spelled two ways by the descriptions (000 and 001 say AIME2024, 004 AIME24):
 # one panel, both spellings in its name
