@@ -15,28 +15,29 @@ from helpers.paths import DATA, NOTEBOOKS, ROOT
 
 helpers.setup()  # charts in the tests are drawn as the notebooks draw them
 
-SHARED = ROOT.parent / "shared"
-SEEDS = SHARED / "seeds"
-REALDATA = SHARED / "realdata"
+# the real logs in ../shared/realdata and what they should give: tests/realdata.py
+from tests.realdata import (  # noqa: E402, F401 (the names the test files import from here)
+    CHECKPOINTS,
+    GRPO_COMPLETIONS,
+    GRPO_STATE,
+    HF_TRAINER,
+    LIGHTEVAL,
+    MLFLOW,
+    OBS,
+    REALDATA,
+    SEEDS,
+    SHARED,
+    SKY,
+    SKY14,
+    SKY14_AIME,
+    SKY14_METRICS,
+    TRAIN,
+    VAL,
+    VERIFIERS_GSM8K,
+    VERIFIERS_MATH,
+    VERIFIERS_WORDLE,
+)
 
-# The real logs in ../shared/realdata (its README says what each is and what it should give).
-VAL = REALDATA / "reasoning360_guru18k_mix_val_by_step.csv"
-TRAIN = REALDATA / "reasoning360_guru18k_mix_train_by_step.csv"
-SKY = REALDATA / "skythought_qwen2.5-math-7b_math500_samples.jsonl"
-SKY14 = REALDATA / "skythought_qwen2.5-14b-instruct_math500_samples.jsonl"
-SKY14_AIME = REALDATA / "skythought_qwen2.5-14b-instruct_aime24_samples.jsonl"
-SKY14_METRICS = REALDATA / "skythought_qwen2.5-14b-instruct_math500_metrics.json"
-CHECKPOINTS = REALDATA / "skythought_sky-t1-32b_aime24_checkpoints"
-LIGHTEVAL = REALDATA / "open-rs_lighteval_results_exp2"
-OBS = REALDATA / "obsscaling_base_llm_benchmark_eval.csv"
-# added in the third pass (see its README): the readers of issues 23 and 24 are still to come
-VERIFIERS_MATH = REALDATA / "verifiers_math_python"
-VERIFIERS_GSM8K = REALDATA / "verifiers_gsm8k"
-VERIFIERS_WORDLE = REALDATA / "verifiers_wordle"
-HF_TRAINER = REALDATA / "math_meme_repair_hf_trainer"
-MLFLOW = REALDATA / "llm_self_training_mlflow"
-GRPO_COMPLETIONS = REALDATA / "illustrated_grpo_trl_stage2"
-GRPO_STATE = REALDATA / "illustrated_grpo_trl_stage4"
 EXAMPLE = DATA / "examples" / "simulated_run.parquet"
 
 

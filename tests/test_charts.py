@@ -24,6 +24,7 @@ from helpers.figures import (
 )
 from helpers.render import theme
 from helpers.runs import drawable, readers, summarise
+from tests.realdata import SKY_ACCURACY, SKY_PROBLEMS
 
 
 def _layers(spec: dict) -> list[dict]:
@@ -475,7 +476,8 @@ def test_accuracy_by_group_spec():
     assert spec["layer"][0]["encoding"]["y"]["field"] == "lo"
     assert len(_data(spec, spec["layer"][1])) == 5
     # the overall line is named in the subtitle, where no label can cross a group's interval
-    assert spec["title"]["subtitle"][0] == "dashed line: overall 52.4% (500 problems)"
+    overall = f"dashed line: overall {SKY_ACCURACY:.1%} ({SKY_PROBLEMS} problems)"
+    assert spec["title"]["subtitle"][0] == overall
 
 
 def test_accuracy_vs_size_spec():

@@ -13,6 +13,7 @@ import pytest
 
 from helpers.cli import main
 from helpers.paths import ROOT
+from tests.realdata import SKY_ACCURACY, SKY_PROBLEMS
 
 from .conftest import EXAMPLE, OBS, SKY, SKY14, TRAIN, VAL
 
@@ -44,7 +45,7 @@ def test_skythought_to_png_and_table(tmp_path):
     assert levels["level"].to_list() == ["1", "2", "3", "4", "5", "all"]
     by_level, overall = levels.head(5), levels.row(5, named=True)
     assert by_level["problems"].sum() == 500 and overall["problems"] == 500
-    assert overall["accuracy"] == pytest.approx(0.524)  # the harness's printed accuracy
+    assert overall["accuracy"] == pytest.approx(SKY_ACCURACY)  # the harness's printed accuracy
 
 
 def test_a_png_says_its_resolution_and_keeps_its_size_in_inches(tmp_path, capsys):
@@ -187,7 +188,8 @@ def test_power_reads_agreement_and_accuracy_from_two_real_runs(tmp_path, capsys)
     row = pl.read_csv(out).row(0, named=True)
     assert row["agreement"] == pytest.approx(1 - (171 + 31) / 500)
     assert row["minimum_detectable_difference"] == pytest.approx(
-        stats.minimum_detectable_difference(500, 0.524, agreement=row["agreement"]), abs=1e-9
+        stats.minimum_detectable_difference(SKY_PROBLEMS, SKY_ACCURACY, agreement=row["agreement"]),
+        abs=1e-9,
     )
     assert row["minimum_detectable_difference"] < row["difference"] == pytest.approx(0.28)
     assert row["problems_needed"] == stats.problems_for(0.28, 0.404, near=500) == 36

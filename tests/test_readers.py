@@ -13,6 +13,7 @@ import pytest
 
 from helpers import DataError, stats
 from helpers.runs import examples, readers, score_logs, summarise
+from tests.realdata import SKY_ACCURACY, SKY_PROBLEMS
 
 from .conftest import EXAMPLE, OBS, SKY, TRAIN, VAL
 
@@ -129,14 +130,16 @@ def test_wandb_unknown_benchmark(tmp_path):
 def test_skythought_file_gives_52_4_percent_with_interval_and_levels():
     samples = readers.read_qwen_math(SKY)
     overall = summarise.accuracy_table(samples).row(0, named=True)
-    assert overall["problems"] == 500 and overall["accuracy"] == pytest.approx(0.524)
+    assert overall["problems"] == SKY_PROBLEMS and overall["accuracy"] == pytest.approx(
+        SKY_ACCURACY
+    )
     lo, hi = stats.wilson_interval(262, 500)
     assert (overall["lo"], overall["hi"]) == pytest.approx((lo, hi))
     levels = summarise.accuracy_table(samples, ["level"])
     assert levels["level"].to_list() == [1, 2, 3, 4, 5]
     assert levels["problems"].sum() == 500
     weighted = (levels["accuracy"] * levels["problems"]).sum() / 500
-    assert weighted == pytest.approx(0.524)
+    assert weighted == pytest.approx(SKY_ACCURACY)
     assert "pass@1" not in levels.columns  # one sample per problem: no pass@k
 
 
