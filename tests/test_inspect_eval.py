@@ -11,6 +11,7 @@ import polars as pl
 import pytest
 
 from helpers.cli import main
+from helpers.runs import readers
 from helpers.runs.readers import detect
 
 
@@ -34,6 +35,7 @@ def test_an_eval_log_reads_as_the_json_log_of_the_same_run(logs, tmp_path):
     row = from_eval.filter(pl.col("file") == "all").row(0, named=True)
     assert (row["problems"], row["accuracy"]) == (6, 0.5)
     assert "status" not in from_eval.columns  # a finished run says nothing of it
+    assert readers.load(logs["eval"]).ended is True
 
 
 def test_epochs_are_samples_of_one_problem(logs, tmp_path):
@@ -54,6 +56,8 @@ def test_a_run_that_did_not_finish_is_said_to_be_partial(logs, tmp_path, capsys,
     assert table["status"].str.ends_with("of 6 planned").all()
     done = int(table["status"][0].split(": ")[1].split()[0])
     assert 1 <= done < 6 and table.filter(pl.col("file") == "all")["problems"].item() == done
+    # a cancelled or failed run ended; one killed while it ran says "started": not ended
+    assert readers.load(logs[kind]).ended is (status != "started")
     assert main(["inspect", str(logs[kind])]) == 0
     assert f"the run did not finish ({status}: {done} samples of 6 planned)" in (
         capsys.readouterr().out

@@ -82,6 +82,8 @@ def test_a_killed_run_is_said_to_be_cut(written, version, capsys):
     said = capsys.readouterr().out
     assert "no end record: the run was killed or crashed, or is still writing" in said
     run = readers.load_runs(folder)[0]
+    assert run.ended is False  # what a watch takes as not ended (stalled, when it stops growing)
+    assert readers.load_runs(written[version, "finished"])[0].ended is True
     steps = run.scores.sort("step")
     assert 0 < steps.height < 2000
     expected = [0.40 + 0.00001 * s for s in steps["step"]]

@@ -118,7 +118,8 @@ def test_offline_run_is_read_as_logged(written):
     assert 'config (3 keys): lr=1e-6, model={"name":"qwen"}, n_samples=4' in notes
     assert "left unread" not in notes
     # the record of 50,000 characters spans two 32 KiB blocks (first and last chunks)
-    rows, _ = wandb_store.wide(folder)
+    rows, _, ended = wandb_store.wide(folder)
+    assert ended  # its exit record read
     text = rows.filter(pl.col("_step") == str(10 * BIG))["notes/text"].item()
     assert text == json.dumps("x" * 50_000)
     assert _log(folder).stat().st_size > 2 * wandb_store.BLOCK
@@ -225,6 +226,29 @@ def test_a_log_cut_between_records_says_the_run_did_not_end(written, tmp_path, c
     assert "no exit record: the run was killed or crashed" in capsys.readouterr().out
     assert main(["inspect", str(written["grpo"])]) == 0
     assert "no exit record" not in capsys.readouterr().out
+
+
+def test_a_watch_ends_with_a_run_that_ended_and_says_a_cut_one_stalled(written, tmp_path):
+    """Issue 43: W&B writes an exit record when a run ends, so watching a run that ended says
+    so and exits at once; a run cut before its exit record stops growing and is said to have
+    stalled (after --idle-exit), not to have ended."""
+    log = _log(written["other"])
+    offsets = [o for _, o, _ in _records(log)]
+    cut = tmp_path / "cut"
+    shutil.copytree(written["other"], cut)
+    _log(cut).write_bytes(log.read_bytes()[: offsets[len(offsets) // 2]])
+    assert readers.load(written["other"]).ended is True and readers.load(cut).ended is False
+
+    def watch(*args: str) -> list[str]:
+        done = subprocess.run(
+            [sys.executable, "-m", "helpers", "watch", *args, "--every", "0.1"],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        return done.stdout.splitlines()
+
+    assert watch(f"other={written['other']}")[-1] == "other: ended"  # no --idle-exit needed
+    assert watch(f"cut={cut}", "--idle-exit", "1")[-1].startswith("cut: stalled: no growth")
 
 
 def test_truncated_log_keeps_every_complete_record(written, tmp_path):

@@ -32,7 +32,9 @@ step gets a line:
 With --baseline NAME (and two runs or more) the difference from the baseline follows, as
 `compare` prints it. -o OUT (.html, .png, .svg, .pdf, .csv) is written again, whole, after
 every change: what `plot` (one run) or `compare` (several) would write for the logs so far. The
-watch ends after --idle-exit seconds without growth (saying which runs stalled), or on Ctrl-C.
+watch ends when every run's log says it ended (W&B's exit record, SwanLab's end record, an
+Inspect log's final status), after --idle-exit seconds without growth (saying which runs
+stalled), or on Ctrl-C.
 
 examples:
   python -m helpers watch outputs/metrics.jsonl -o live.html
@@ -128,6 +130,7 @@ def run(args, main) -> int:
                     w.waiting = str(e)
                     continue
                 w.waiting = None
+                w.ended = run_.ended
                 if "#" not in str(w.path):  # PATH#RUN is read whole by whoever reads it
                     loaded[str(w.path)] = run_
                 if args.benchmarks:
@@ -140,10 +143,15 @@ def run(args, main) -> int:
                 _differences(args, options, loaded)
             if grown and args.output is not None and not any(w.waiting for w in watched):
                 _quietly(main, _output_argv(args, names), loaded)
+            if all(w.ended for w in watched):  # every log says its run ended: nothing more to come
+                for w in watched:
+                    print(f"{w.name}: ended", flush=True)
+                return 0
             quiet = min(now - (w.grew_at or started) for w in watched)
             if args.idle_exit is not None and quiet >= args.idle_exit:
                 for w in watched:
-                    print(f"{w.name}: stalled: no growth for {now - (w.grew_at or started):.0f} s")
+                    said = "ended" if w.ended else "stalled"
+                    print(f"{w.name}: {said}: no growth for {now - (w.grew_at or started):.0f} s")
                 return 0
             time.sleep(args.every)
     except KeyboardInterrupt:

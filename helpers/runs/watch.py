@@ -59,6 +59,7 @@ class Watched:
     waiting: str | None = None  # why the last look could not read it, said once
     grew_at: float = 0.0
     lines: list[str] = field(default_factory=list)
+    ended: bool | None = None  # what the last look read of how the run ended (`Loaded.ended`)
 
     def grew(self, now: float) -> bool:
         found = signature(self.path)

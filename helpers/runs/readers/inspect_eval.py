@@ -232,17 +232,18 @@ def _read(path: Path, where: Where) -> Loaded:
     benchmark = benchmark_sizes.canonical(inspect_task(log))
     status = unfinished(log)
     said = [f"the run did not finish ({status})"] if status else []
+    ended = log.get("status", "success") != "started"  # cancelled and error ended too
     if log.get("samples"):
         frame = read_inspect_samples(path, log, where.metric)
         samples = samples_frame(frame, where.step, benchmark).lazy()
-        return Loaded(path, where.kind, samples=samples, notes=said, status=status)
+        return Loaded(path, where.kind, samples=samples, notes=said, status=status, ended=ended)
     if status and not isinstance(log.get("results"), dict):
         raise DataError(path, "a completed sample or results", got=status)
     score, n, scorer = read_inspect_results(path, log)
     rows = pl.DataFrame({"benchmark": [benchmark], "score": [score], "problems": [n]})
     notes = [f"no samples in the log: the accuracy of scorer {scorer!r} over {n} samples"]
     scores = scores_frame(rows, where.step)
-    return Loaded(path, where.kind, scores=scores, notes=said + notes, status=status)
+    return Loaded(path, where.kind, scores=scores, notes=said + notes, status=status, ended=ended)
 
 
 FORMAT = Format(

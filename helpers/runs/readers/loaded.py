@@ -50,6 +50,9 @@ class Loaded:
     run: str | None = None  # the run's name in a tracker's store (`load_runs`, PATH#RUN)
     unread: str | None = None  # why this run of a store of several could not be read
     status: str | None = None  # a run that did not finish, in words (an Inspect log's status)
+    # whether the log says the run ended (an exit or end record, a final status): False where
+    # it has none yet (killed, or still running), None where its format cannot say
+    ended: bool | None = None
     mapped: bool = False  # scores read through --map accuracy=: the "benchmarks" may be anything
 
 

@@ -28,10 +28,10 @@ class _Stored:
 
     name: str
     aliases: tuple[str, ...]
-    read: Callable[[], tuple[pl.DataFrame, list[str]]]
-    _rows: tuple[pl.DataFrame, list[str]] | None = None
+    read: Callable[[], tuple]  # (rows, notes), or (rows, notes, whether the run ended)
+    _rows: tuple | None = None
 
-    def rows(self) -> tuple[pl.DataFrame, list[str]]:
+    def rows(self) -> tuple:
         if self._rows is None:
             self._rows = self.read()
         return self._rows
@@ -98,7 +98,7 @@ class Store:
         runs: list[Loaded] = []
         errors: list[DataError] = []
         for s in stored or [_Stored("", (), lambda: (_NO_ROWS, []))]:
-            rows, said = s.rows()
+            rows, said, *ended = s.rows()  # a store that knows how its runs ended says so
             try:
                 loaded = metric_log(path, kind, options, rows)
             except DataError as e:
@@ -108,6 +108,7 @@ class Store:
                 loaded = Loaded(path, kind, unread=str(e))
             loaded.notes[:0] = [FORMATS[kind], *said]
             loaded.run = s.name or None
+            loaded.ended = ended[0] if ended else None
             runs.append(loaded)
         if errors and len(errors) == len(runs):
             raise errors[0]

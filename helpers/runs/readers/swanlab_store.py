@@ -156,7 +156,7 @@ def runs(path: Path) -> list[tuple[str, tuple[str, ...], Path]]:
     return named
 
 
-def wide(log: Path) -> tuple[pl.DataFrame, list[str]]:
+def wide(log: Path) -> tuple[pl.DataFrame, list[str], bool]:
     """One run's scalars, one row per step and one text column per key (`_step` the step),
     with the notes for `inspect`: the run's name, how it ended, what was left out."""
     run = scan(log)
@@ -179,7 +179,7 @@ def wide(log: Path) -> tuple[pl.DataFrame, list[str]]:
         notes.append(f"left out {run.system} values of SwanLab's system metrics ({SYSTEM}.*)")
     if not history:
         raise DataError(log, "a SwanLab run that logged scalars (swanlab.log); found none")
-    return history.frame(), notes
+    return history.frame(), notes, run.ended is not None
 
 
 # ---- the format -------------------------------------------------------------------------------

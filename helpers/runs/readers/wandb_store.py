@@ -286,7 +286,7 @@ def runs(path: Path) -> list[tuple[str, str, list[Path]]]:
     ]
 
 
-def wide(path: Path, files: list[Path] | None = None) -> tuple[pl.DataFrame, list[str]]:
+def wide(path: Path, files: list[Path] | None = None) -> tuple[pl.DataFrame, list[str], bool]:
     """One run's history, one row per history record and one text column per key (nested
     keys joined with '/'), `__line` numbering the records; with the notes for `inspect` (run
     name, config, what was left unread). `files`: the run's logs (one of `runs`), else the
@@ -358,7 +358,7 @@ def wide(path: Path, files: list[Path] | None = None) -> tuple[pl.DataFrame, lis
             notes.append(f"no history logged: the run's summary as one row at step {step}")
     if not history:
         raise DataError(files[-1], "a W&B run that logged history (wandb.log); found none")
-    return history.frame(), notes
+    return history.frame(), notes, read[-1].exited
 
 
 # ---- the format -------------------------------------------------------------------------------
