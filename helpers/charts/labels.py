@@ -306,8 +306,15 @@ def _cross(a: Segment, b: Segment) -> int:
     """How many pixels of segment `a` (a leader) come within `b`'s half-stroke and CLEAR px
     of `b`, looked at every pixel along `a`: a few where it crosses, many where it runs
     along `b`; 0 where it keeps clear."""
-    steps = max(1, int(math.hypot(a[2] - a[0], a[3] - a[1])))
     pad = b[4] / 2 + a[4] / 2 + CLEAR
+    if (  # far apart: no pixel of `a` can be near `b`
+        max(a[0], a[2]) < min(b[0], b[2]) - pad
+        or min(a[0], a[2]) > max(b[0], b[2]) + pad
+        or max(a[1], a[3]) < min(b[1], b[3]) - pad
+        or min(a[1], a[3]) > max(b[1], b[3]) + pad
+    ):
+        return 0
+    steps = max(1, int(math.hypot(a[2] - a[0], a[3] - a[1])))
     return sum(
         _to_segment(a[0] + (a[2] - a[0]) * i / steps, a[1] + (a[3] - a[1]) * i / steps, b) < pad
         for i in range(steps + 1)
@@ -326,9 +333,14 @@ class _Plot:
     height: float
     placed: list[Box] = field(default_factory=list)
 
-    def cost(self, x: float, y: float, box: Box, leader: Segment | None) -> tuple[float, bool]:
+    def cost(
+        self, x: float, y: float, box: Box, leader: Segment | None, bound: float = math.inf
+    ) -> tuple[float, bool]:
         """What a spot for the label of the point at (x, y) costs, and whether it crosses a
-        line (and so needs a halo)."""
+        line (and so needs a halo). A spot with a leader that costs `bound` or more without
+        its leader's own crossings is not looked at further (a cost at least `bound` comes
+        back): most spots of a search over the whole plot are, and a leader's are the dear
+        part."""
         cost = 0.0
         spaced = (box[0] - GAP, box[1] - 1, box[2] + GAP, box[3] + 1)  # two labels never touch
         for p in self.placed:
@@ -337,6 +349,8 @@ class _Plot:
         for b in self.solid:
             if area := _overlap(box, b):
                 cost += area if area < 4 else _ON_MARK + area  # a corner's graze, or a hit
+        if leader is not None and cost + _LEADER >= bound:
+            return cost + _LEADER, False
         if leader is None:
             near = _distance(box, x, y)
             others = [(px, py) for px, py in self.centres if (px, py) != (x, y)]
@@ -408,7 +422,7 @@ def layout(
                 leader = _leader(box, x, y)
                 if leader is None:
                     continue
-                cost, halo = plot.cost(x, y, box, leader)
+                cost, halo = plot.cost(x, y, box, leader, bound=best_cost - extra)
                 if cost + extra < best_cost:
                     ends = (leader[0] - x, leader[1] - y, leader[2] - x, leader[3] - y)
                     best, best_cost = Spot(dx, dy, align, halo, ends), cost + extra
