@@ -16,27 +16,7 @@ from helpers.paths import DATA, NOTEBOOKS, ROOT
 helpers.setup()  # charts in the tests are drawn as the notebooks draw them
 
 # the real logs in ../shared/realdata and what they should give: tests/realdata.py
-from tests.realdata import (  # noqa: E402, F401 (the names the test files import from here)
-    CHECKPOINTS,
-    GRPO_COMPLETIONS,
-    GRPO_STATE,
-    HF_TRAINER,
-    LIGHTEVAL,
-    MLFLOW,
-    OBS,
-    REALDATA,
-    SEEDS,
-    SHARED,
-    SKY,
-    SKY14,
-    SKY14_AIME,
-    SKY14_METRICS,
-    TRAIN,
-    VAL,
-    VERIFIERS_GSM8K,
-    VERIFIERS_MATH,
-    VERIFIERS_WORDLE,
-)
+from tests.realdata import SEEDS  # noqa: E402
 
 EXAMPLE = DATA / "examples" / "simulated_run.parquet"
 

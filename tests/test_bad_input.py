@@ -24,8 +24,7 @@ from hypothesis import strategies as st
 
 from helpers.cli import main
 from helpers.paths import ROOT
-
-from .conftest import REALDATA
+from tests.realdata import REALDATA
 
 GOOD = {
     "step": [0, 0, 10, 10],
@@ -195,7 +194,7 @@ def _mlflow_huge_step(d: Path) -> list[str]:
     has a step of 10^20, past MLflow's 64-bit long."""
     import shutil
 
-    from .conftest import REALDATA
+    from tests.realdata import REALDATA
 
     store = d / "mlruns"
     shutil.copytree(REALDATA / "llm_self_training_mlflow" / "mlruns", store)
@@ -1096,7 +1095,7 @@ def test_refused_arguments_are_one_error_line(kind, tmp_path, capsys):
     """An argument argparse refuses is one `error:` line naming the command and where help
     is, not a usage block of 6-11 lines (before, `--columns 0` even ended in a
     ZeroDivisionError traceback)."""
-    from .conftest import SKY
+    from tests.realdata import SKY
 
     args, words = REFUSED[kind]
     out = tmp_path / "x.png"

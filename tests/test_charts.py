@@ -460,7 +460,7 @@ def stats_wilson(k, n):
 
 def test_accuracy_by_group_spec():
 
-    from .conftest import SKY
+    from tests.realdata import SKY
 
     samples = readers.read_qwen_math(SKY)
     spec = _roundtrip(
@@ -482,7 +482,7 @@ def test_accuracy_by_group_spec():
 
 def test_accuracy_vs_size_spec():
 
-    from .conftest import OBS
+    from tests.realdata import OBS
 
     scores = readers.read_scores(OBS, benchmarks=["GSM8K", "MMLU"])
     spec = _roundtrip(charts.accuracy_vs_size(summarise.size_table(scores), title="t"))
@@ -620,13 +620,13 @@ def _(spec):
 
 
 def _sky():
-    from .conftest import SKY
+    from tests.realdata import SKY
 
     return SKY
 
 
 def _scores():
-    from .conftest import OBS
+    from tests.realdata import OBS
 
     return readers.read_scores(OBS, benchmarks=["GSM8K"])
 

@@ -13,9 +13,9 @@ import pytest
 
 from helpers.cli import main
 from helpers.paths import ROOT
-from tests.realdata import SKY_ACCURACY, SKY_PROBLEMS
+from tests.realdata import OBS, SKY, SKY14, SKY_ACCURACY, SKY_PROBLEMS, TRAIN, VAL
 
-from .conftest import EXAMPLE, OBS, SKY, SKY14, TRAIN, VAL
+from .conftest import EXAMPLE
 
 
 def test_wandb_export_to_html_offline(tmp_path, capsys):

@@ -17,9 +17,7 @@ from helpers.cli import main
 from helpers.paths import DATA
 from helpers.runs import examples
 from helpers.runs.compare import DIFFERENCE_COLUMNS, compare
-from tests.realdata import SKY14_ACCURACY, SKY_ACCURACY
-
-from .conftest import CHECKPOINTS, SKY, SKY14, SKY14_AIME, VAL
+from tests.realdata import CHECKPOINTS, SKY, SKY14, SKY14_ACCURACY, SKY14_AIME, SKY_ACCURACY, VAL
 
 EXAMPLES = DATA / "examples" / "compare"
 

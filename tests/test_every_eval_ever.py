@@ -15,7 +15,8 @@ import pytest
 from helpers.cli import main
 from helpers.runs import readers
 from helpers.runs.readers.detect import detect
-from tests.conftest import CHECKPOINTS, SKY, SKY14, WRITERS, writer_env
+from tests.conftest import WRITERS, writer_env
+from tests.realdata import CHECKPOINTS, SKY, SKY14
 
 WRITER = Path(__file__).with_name("eee_writer.py")
 

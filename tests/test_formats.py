@@ -14,8 +14,7 @@ import pytest
 from helpers import DataError, stats
 from helpers.cli import describe, main
 from helpers.runs import readers
-
-from .conftest import (
+from tests.realdata import (
     CHECKPOINTS,
     GRPO_COMPLETIONS,
     GRPO_STATE,
@@ -707,8 +706,7 @@ def test_a_results_file_beside_its_samples_is_checked_not_read_as_a_second_run(t
     wrote beside them (acc 80.4): one run, drawn from the samples, the stated result checked
     against them in the subtitle; a stated result the samples do not give is called so."""
     from helpers.runs.choose import chart_for
-
-    from .conftest import CHECKPOINTS, SKY14, SKY14_METRICS
+    from tests.realdata import CHECKPOINTS, SKY14, SKY14_METRICS
 
     alone = _csv(tmp_path, [SKY14])
     together = _csv(tmp_path, [SKY14, SKY14_METRICS])

@@ -9,8 +9,7 @@ import pytest
 from helpers.cli import main
 from helpers.runs import readers
 from helpers.runs.readers.detect import detect
-
-from .conftest import VAL
+from tests.realdata import VAL
 
 CONDITIONS = ["baseline", "grpo", "grpo+kl"]
 STEPS = [0, 50, 100]

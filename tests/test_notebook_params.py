@@ -17,9 +17,7 @@ import pytest
 from helpers.paths import NOTEBOOKS
 from helpers.render.export import notebook_spec
 from helpers.render.theme import VEGALITE_MIME
-from tests.realdata import SKY_ACCURACY, SKY_PROBLEMS
-
-from .conftest import (
+from tests.realdata import (
     CHECKPOINTS,
     LIGHTEVAL,
     OBS,
@@ -27,6 +25,8 @@ from .conftest import (
     SKY14,
     SKY14_AIME,
     SKY14_METRICS,
+    SKY_ACCURACY,
+    SKY_PROBLEMS,
     TRAIN,
     VAL,
 )

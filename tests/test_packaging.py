@@ -8,7 +8,8 @@ import subprocess
 import sys
 
 from helpers.cli import main
-from tests.conftest import ROOT, SKY
+from tests.conftest import ROOT
+from tests.realdata import SKY
 
 
 def _run(*args, **options) -> subprocess.CompletedProcess:

@@ -12,8 +12,7 @@ import pytest
 
 from helpers.cli import main
 from helpers.render.export import SIZES
-from tests.conftest import CHECKPOINTS, SKY, SKY14, VAL
-from tests.realdata import SKY14_ACCURACY, SKY_ACCURACY
+from tests.realdata import CHECKPOINTS, SKY, SKY14, SKY14_ACCURACY, SKY_ACCURACY, VAL
 
 
 def _page(data: bytes) -> tuple[float, float]:

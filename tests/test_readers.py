@@ -13,9 +13,9 @@ import pytest
 
 from helpers import DataError, stats
 from helpers.runs import examples, readers, score_logs, summarise
-from tests.realdata import SKY_ACCURACY, SKY_PROBLEMS
+from tests.realdata import OBS, SKY, SKY_ACCURACY, SKY_PROBLEMS, TRAIN, VAL
 
-from .conftest import EXAMPLE, OBS, SKY, TRAIN, VAL
+from .conftest import EXAMPLE
 
 
 def test_formats_are_recognised():

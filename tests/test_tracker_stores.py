@@ -26,8 +26,9 @@ from helpers.cli import main
 from helpers.runs import readers
 from helpers.runs.readers import sqlite
 from helpers.runs.readers.detect import detect
+from tests.realdata import REALDATA
 
-from .conftest import REALDATA, ROOT
+from .conftest import ROOT
 
 # what each run logs: math500 mean@4 and aime24 mean@16 at steps 0, 10, 20, 30 (verl's names,
 # '@' written '_at_' as verl's MLflow logger does); grpo's aime24 is NaN at step 20, and two
