@@ -80,6 +80,20 @@ def test_with_a_baseline_each_new_step_says_the_difference(tmp_path):
     assert "  math500, step 10: new vs base: +10.0 points" in said
 
 
+def test_seeds_of_one_run_are_each_followed_on_their_own(tmp_path):
+    """Two logs under one name (seeds of a method) are two logs to follow: each says its own
+    accuracy, not the other's."""
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    _log(a, (0, 10), gain=0.0)
+    _log(b, (0, 10), gain=0.01)
+    watch = _watch(f"base={a}", f"base={b}", "--every", "0.1", "--idle-exit", "1", cwd=tmp_path)
+    said, err = watch.communicate(timeout=60)
+    assert watch.returncode == 0, err
+    steps = sorted(x for x in said.splitlines() if ": step 10 " in x)
+    assert steps == ["base: step 10  math500 40.0% [35.8%, 44.4%]",
+                     "base: step 10  math500 50.0% [45.6%, 54.4%]"]  # fmt: skip
+
+
 def test_a_tensorboard_run_a_writer_grows_is_said_step_by_step(tmp_path):
     """tensorboardX's SummaryWriter adds a step every 0.6 s (flushing twice a second) while
     the watch looks every 0.5 s: every step is said, and the watch's CSV is plot's."""

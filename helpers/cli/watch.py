@@ -111,8 +111,9 @@ def run(args, main) -> int:
         "step_pattern": args.step_from_path,
         "benchmarks": args.benchmarks,
     }
-    watched = [Watched(name, path) for name, path in args.runs]
-    follows = {w.name: readers.Follow(w.path, **options) for w in watched}
+    watched = [
+        Watched(name, path, follow=readers.Follow(path, **options)) for name, path in args.runs
+    ]
     loaded: dict = {}  # each run as read so far, by its path as given
     started = time.monotonic()
     try:
@@ -122,7 +123,7 @@ def run(args, main) -> int:
             fresh = []
             for w in grown:
                 try:
-                    run_ = follows[w.name].look()
+                    run_ = w.follow.look()
                     table = results_json.run_accuracies(run_)
                 except DataError as e:  # a log not readable yet: looked at again next time
                     if str(e) != w.waiting:

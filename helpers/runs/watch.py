@@ -1,12 +1,13 @@
 """Watching runs while they train: which inputs grew since the last look, each run's newest
 evaluated steps in one line each (the accuracies with their intervals), and when the runs went
-quiet. `python -m helpers watch` polls with these; each look re-reads a run that grew (its
-readers already take a cut last record as not yet written)."""
+quiet. `python -m helpers watch` polls with these; each log that grew is read on from where
+its last look stopped, by its own `readers.Follow`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -60,6 +61,7 @@ class Watched:
     grew_at: float = 0.0
     lines: list[str] = field(default_factory=list)
     ended: bool | None = None  # what the last look read of how the run ended (`Loaded.ended`)
+    follow: Any = None  # its `readers.Follow`: this log's own (a run's seeds share a name)
 
     def grew(self, now: float) -> bool:
         found = signature(self.path)
