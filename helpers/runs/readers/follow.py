@@ -20,7 +20,7 @@ whole at each look.
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
@@ -42,21 +42,26 @@ LINE_KINDS = ("metrics-jsonl", *framework_logs.KINDS)
 @dataclass
 class _Tail:
     """How far one file was read: its inode, the offset after the last whole line or record,
-    that line's or record's number, and what was read of it (frames of rows, in order)."""
+    that line's or record's number, and its rows read so far (one frame, grown at each look)."""
 
     inode: int = -1
     offset: int = 0
     number: int = 0
-    frames: list[pl.DataFrame] = field(default_factory=list)
+    rows: pl.DataFrame | None = None
 
-    def fresh(self, path: Path) -> bool:
-        """Whether the file must be read from its start (new, replaced or cut shorter); resets
-        what was read if so."""
+    def restart_if_new(self, path: Path) -> None:
+        """Forget what was read where the file must be read from its start: new, replaced
+        (another inode) or cut shorter than what was read."""
         st = path.stat()
-        if st.st_ino == self.inode and st.st_size >= self.offset:
-            return False
-        self.inode, self.offset, self.number, self.frames = st.st_ino, 0, 0, []
-        return True
+        if st.st_ino != self.inode or st.st_size < self.offset:
+            self.inode, self.offset, self.number, self.rows = st.st_ino, 0, 0, None
+
+
+def _lines_joined(frames: list[pl.DataFrame]) -> pl.DataFrame:
+    """Frames of a log's lines as one, columns in the order the full read gives them (each
+    key where it first appears, `__line` last)."""
+    table = pl.concat(frames, how="diagonal_relaxed") if len(frames) > 1 else frames[0]
+    return table.select(pl.exclude("__line"), "__line")
 
 
 class Follow:
@@ -92,7 +97,7 @@ class Follow:
     def _lines(self) -> Loaded:
         path, kind = self.path, self.kind
         tail = self._tails.setdefault(path, _Tail())
-        tail.fresh(path)
+        tail.restart_if_new(path)
         with path.open("rb") as handle:
             handle.seek(tail.offset)
             data = handle.read()
@@ -106,15 +111,15 @@ class Follow:
         self.read += len(lines) + len(last)
         tail.offset += whole
         rows, said = self._rows(lines)
+        kept = [] if tail.rows is None else [tail.rows]
         if rows:
-            tail.frames.append(self._frame(rows))
+            kept = [_lines_joined([*kept, self._frame(rows)])]
+            tail.rows = kept[0]
         provisional, said_last = self._rows(last)  # read again at the next look
-        frames = tail.frames + ([self._frame(provisional)] if provisional else [])
+        frames = kept + ([self._frame(provisional)] if provisional else [])
         if not frames:
             self._frame([])  # the reader's own error: no logged step yet
-        table = pl.concat(frames, how="diagonal_relaxed") if len(frames) > 1 else frames[0]
-        table = table.select(pl.exclude("__line"), "__line")  # the full read's column order
-        loaded = metric_log(path, kind, self.options, table)
+        loaded = metric_log(path, kind, self.options, _lines_joined(frames))
         loaded.notes.insert(0, FORMATS[kind])
         loaded.notes += said + said_last
         return loaded
@@ -151,15 +156,15 @@ class Follow:
         for f in files:
             tail = self._tails.setdefault(f, _Tail())
             try:
-                tail.fresh(f)
+                tail.restart_if_new(f)
             except FileNotFoundError:  # gone since it was listed: seen at the next look
                 continue
             frame, tail.offset, number = tfevents.scalars_from(f, tail.offset, tail.number)
             self.read += number - tail.number
             tail.number = number
-            if frame.height:
-                tail.frames.append(frame)
-            scalars.append(pl.concat(tail.frames) if tail.frames else frame)
+            if tail.rows is None or frame.height:
+                tail.rows = frame if tail.rows is None else pl.concat([tail.rows, frame])
+            scalars.append(tail.rows)
         if not scalars:
             return None
         table = tfevents.widen(scalars)
