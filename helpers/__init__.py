@@ -94,6 +94,11 @@ def save(chart, path, *, size=None):
     path = Path(path)
     if size is not None and path.suffix != ".pdf":
         raise DataError(path, "a .pdf output for a size (it sets a PDF's page)", got=path.suffix)
+    redraw = getattr(chart, "redraw", None)  # a chart whose labels are placed for its size
+    if redraw is not None:
+        return export.save(
+            chart.to_dict(), path, size=size, redraw=lambda a, d: redraw(a, d).to_dict()
+        )
     return export.save(chart.to_dict(), path, size=size)
 
 

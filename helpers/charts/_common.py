@@ -3,7 +3,10 @@ tooltip lines are in `_tooltips`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 import altair as alt
 
@@ -19,30 +22,44 @@ def panel_title(text: str, **options) -> alt.Title:
     return alt.Title(text, fontSize=PANEL_TITLE, **options)
 
 
-SUBTITLE_SIZE = 12  # the theme's subtitles, in px
+# how much wider and taller every plot is drawn than its function says (1, 1 on a screen; set
+# while a chart is drawn again for print, see `redrawable`)
+_PLOT_SCALE: ContextVar[tuple[float, float]] = ContextVar("plot_scale", default=(1.0, 1.0))
 
 
-def wrapped(lines: Sequence[str], width: float, size: float = SUBTITLE_SIZE) -> list[str]:
-    """Subtitle lines broken between words so that none is drawn wider than `width` px (a
-    chart's width) at `size` px; a word longer than that stays whole on its own line.
+def plot_size(width: float, height: float) -> tuple[float, float]:
+    """A plot's size in px as it is drawn now: as given, or scaled for print."""
+    across, down = _PLOT_SCALE.get()
+    return round(width * across, 1), round(height * down, 1)
 
-    >>> wrapped(["lines: Wilson 95% over each benchmark's problems (AIME24 30, AMC23 40)"], 250)
-    ["lines: Wilson 95% over each benchmark's", 'problems (AIME24 30, AMC23 40)']
-    """
-    from helpers.charts.text_metrics import text_width
 
-    out = []
-    for line in lines:
-        words, current = line.split(" "), ""
-        for word in words:
-            trial = f"{current} {word}" if current else word
-            if current and text_width(trial, size) > width:
-                out.append(current)
-                current = word
-            else:
-                current = trial
-        out.append(current)
-    return out
+@contextmanager
+def _scaled(across: float, down: float) -> Iterator[None]:
+    token = _PLOT_SCALE.set((across, down))
+    try:
+        yield
+    finally:
+        _PLOT_SCALE.reset(token)
+
+
+def redrawable(build: Callable[..., alt.TopLevelMixin]) -> Callable[..., alt.TopLevelMixin]:
+    """A chart function whose labels are placed for its plots' size in px (`labels`): the chart
+    it returns carries `redraw(across, down)`, the same chart built again with every plot that
+    much wider and taller (sizes taken through `plot_size`) and its labels placed for that
+    size, which `render.print_layout` uses where it narrows the plots for print."""
+
+    @functools.wraps(build)
+    def drawn(*args, **kwargs):
+        chart = build(*args, **kwargs)
+
+        def redraw(across: float, down: float) -> alt.TopLevelMixin:
+            with _scaled(across, down):
+                return build(*args, **kwargs)
+
+        object.__setattr__(chart, "redraw", redraw)  # an attribute, not a part of the spec
+        return chart
+
+    return drawn
 
 
 def domain(described: Sequence[float], values: Sequence[float], pad: float) -> list[float]:

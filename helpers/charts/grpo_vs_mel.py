@@ -7,7 +7,7 @@ import polars as pl
 
 from helpers import data
 from helpers.charts import labels as place
-from helpers.charts._common import domain, heading
+from helpers.charts._common import domain, heading, plot_size, redrawable
 from helpers.charts._tooltips import HOW_READ, reading, tip
 from helpers.figures.grpo_vs_mel import MethodCurves
 from helpers.render.theme import COLOURS
@@ -147,7 +147,8 @@ def _placed(
     """The peaks and the stated ranges with their labels' positions: off the points, curves and
     bars, and off each other."""
     drawn = _drawn(points, smoothed)
-    xaxis, yaxis = place.Axis(xdom, WIDTH), place.Axis(ydom, HEIGHT, flip=True)
+    width, height = plot_size(WIDTH, HEIGHT)
+    xaxis, yaxis = place.Axis(xdom, width), place.Axis(ydom, height, flip=True)
     peaks = place.with_label_positions(
         curves.peaks, "step", "score", "note", xaxis, yaxis, avoid=drawn, bold=True, centred=True
     )
@@ -225,6 +226,7 @@ def _added(intervals: bool, smoothed: pl.DataFrame | None) -> list[tuple[str, st
     return added
 
 
+@redrawable
 def grpo_vs_mel(curves: MethodCurves, *, smoothed: pl.DataFrame | None = None) -> alt.LayerChart:
     """004: validation score against training step, GRPO blue circles and MEL red triangles (a
     legend names them), each curve's peak annotated, and the one stated range (GRPO, steps
@@ -275,5 +277,7 @@ def grpo_vs_mel(curves: MethodCurves, *, smoothed: pl.DataFrame | None = None) -
         *_peak_labels(peaks, colour, xdom, ydom),
         _stated_labels(stated, colour, xdom, ydom),
     ).properties(
-        title=heading(fig, _added(intervals, smoothed), centred=True), width=WIDTH, height=HEIGHT
+        title=heading(fig, _added(intervals, smoothed), centred=True),
+        width=plot_size(WIDTH, HEIGHT)[0],
+        height=plot_size(WIDTH, HEIGHT)[1],
     )

@@ -10,9 +10,9 @@ from typing import NamedTuple
 import altair as alt
 import polars as pl
 
-from helpers.charts._common import panel_title, wrapped
+from helpers.charts._common import panel_title
 from helpers.charts._tooltips import tip, with_interval
-from helpers.charts.text_metrics import text_width
+from helpers.charts.text_metrics import text_width, wrapped
 from helpers.charts.training_dynamics import PANEL_SPACING, curve_tips, panel_width, tidy_curves
 from helpers.render.theme import COLOURS
 

@@ -7,7 +7,16 @@ import polars as pl
 
 from helpers import data
 from helpers.charts import labels as place
-from helpers.charts._common import PANEL_H, PANEL_W, domain, heading, index_axis, panel_title
+from helpers.charts._common import (
+    PANEL_H,
+    PANEL_W,
+    domain,
+    heading,
+    index_axis,
+    panel_title,
+    plot_size,
+    redrawable,
+)
 from helpers.charts._tooltips import HOW_READ, PERCENT_ACCURACY, reading, tip
 from helpers.charts.labels import Axis, text_layers, with_label_positions
 from helpers.charts.step_dpo_sizing import MARKER_SHAPES
@@ -24,6 +33,7 @@ FIT = (
 CEILING = "100%: the most an accuracy can be; the fit's band passes it"
 
 
+@redrawable
 def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> alt.HConcatChart:
     """003: left, accuracy against training samples (log axis), the extrapolated reading hollow
     and dashed; right, accuracy against PRM parameter size. Shapes and colours as described.
@@ -99,7 +109,7 @@ def _samples_panel(
         *layers,
         *_readings(left, line, x, y),
         *text_layers(names, "label", xdom, ydom, xscale="log"),
-    ).properties(width=PANEL_W, height=PANEL_H, title=panel_title(left_fig["x_title"]))
+    ).properties(**_plot_size(), title=panel_title(left_fig["x_title"]))
 
 
 def _series_names(
@@ -126,8 +136,8 @@ def _series_names(
         "training_samples",
         "accuracy",
         "label",
-        Axis(xdom, PANEL_W, kind="log"),
-        Axis(ydom, PANEL_H, flip=True),
+        Axis(xdom, plot_size(PANEL_W, PANEL_H)[0], kind="log"),
+        Axis(ydom, plot_size(PANEL_W, PANEL_H)[1], flip=True),
         avoid=drawn,
     )
 
@@ -209,7 +219,12 @@ def _size_panel(right: pl.DataFrame, right_fig: dict, y: alt.Y, ydom) -> alt.Lay
     )
     rx, rdom = index_axis(cats, right_fig["x_title"], pad=0.5)
     right = with_label_positions(
-        right, "pos", "accuracy", "series", Axis(rdom, PANEL_W), Axis(ydom, PANEL_H, flip=True)
+        right,
+        "pos",
+        "accuracy",
+        "series",
+        Axis(rdom, plot_size(PANEL_W, PANEL_H)[0]),
+        Axis(ydom, plot_size(PANEL_W, PANEL_H)[1], flip=True),
     )
     points = (
         alt.Chart(right)
@@ -223,5 +238,11 @@ def _size_panel(right: pl.DataFrame, right_fig: dict, y: alt.Y, ydom) -> alt.Lay
         )
     )
     return alt.layer(points, *text_layers(right, "series", rdom, ydom)).properties(
-        width=PANEL_W, height=PANEL_H, title=panel_title(right_fig["x_title"])
+        **_plot_size(), title=panel_title(right_fig["x_title"])
     )
+
+
+def _plot_size() -> dict[str, float]:
+    """Each panel's width and height as drawn now (`plot_size`)."""
+    width, height = plot_size(PANEL_W, PANEL_H)
+    return {"width": width, "height": height}

@@ -7,7 +7,15 @@ import polars as pl
 
 from helpers import data
 from helpers.charts import labels as place
-from helpers.charts._common import PANEL_H, PANEL_W, domain, heading, panel_title
+from helpers.charts._common import (
+    PANEL_H,
+    PANEL_W,
+    domain,
+    heading,
+    panel_title,
+    plot_size,
+    redrawable,
+)
 from helpers.charts._tooltips import HOW_READ, PERCENT_ACCURACY, reading, tip
 from helpers.charts.labels import Axis, text_layers, with_label_positions
 from helpers.render.theme import COLOURS
@@ -104,6 +112,7 @@ def _point_tips() -> list[alt.Tooltip]:
     ]
 
 
+@redrawable
 def rl_length_scaling_panel(
     df: pl.DataFrame,
     panel: str,
@@ -119,6 +128,7 @@ def rl_length_scaling_panel(
     `published` (columns panel, model, token_length, accuracy, source) adds black crosses.
     """
     fig = data.figure("rl_length_scaling")
+    width, height = plot_size(PANEL_W, PANEL_H)
     described = fig["panels"][panel]
     sub = df.filter(pl.col("panel") == panel)
     xdom = domain(described["x_domain"], sub["token_length"].to_list(), 100)
@@ -131,7 +141,7 @@ def rl_length_scaling_panel(
     if published is not None:
         published = published.filter(pl.col("panel") == panel)
     sub = (
-        _dodged(sub, Axis(xdom, PANEL_W))
+        _dodged(sub, Axis(xdom, width))
         if intervals
         else sub.with_columns(drawn_x=pl.col("token_length"))
     )
@@ -145,8 +155,8 @@ def rl_length_scaling_panel(
         "drawn_x",
         "accuracy",
         "model",
-        Axis(xdom, PANEL_W),
-        Axis(ydom, PANEL_H, flip=True),
+        Axis(xdom, width),
+        Axis(ydom, height, flip=True),
         avoid=_drawn(sub if intervals else None, frontier, published),
     ).with_columns(reading=reading("rl_length_scaling", "accuracy", "token_length"))
 
@@ -181,11 +191,12 @@ def rl_length_scaling_panel(
         layers.append(_published(published, x, y))
     return alt.layer(*layers, *labels).properties(
         title=panel_title(panel, anchor="middle"),
-        width=PANEL_W,
-        height=PANEL_H,  # as described
+        width=width,
+        height=height,  # as described
     )
 
 
+@redrawable
 def rl_length_scaling(df: pl.DataFrame, **options) -> alt.HConcatChart:
     """000: MATH500 and AIME2024 side by side, accuracy against token length (options as in
     `rl_length_scaling_panel`).

@@ -7,7 +7,7 @@ import polars as pl
 
 from helpers import data
 from helpers.charts import labels as place
-from helpers.charts._common import domain, heading, index_axis
+from helpers.charts._common import domain, heading, index_axis, plot_size, redrawable
 from helpers.charts._tooltips import HOW_READ, PERCENT_ACCURACY, reading, tip
 from helpers.charts.labels import Axis, text_layers, with_label_positions
 from helpers.render.theme import COLOURS, DESCRIBED
@@ -27,6 +27,7 @@ GAINS = (
 )
 
 
+@redrawable
 def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> alt.HConcatChart:
     """002: MATH accuracy on a categorical model-size axis; Step-DPO red triangles, the others
     circles in their described colours; baselines as dashed rules labelled on the left; the
@@ -75,7 +76,7 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
         *layers,
         _markers(points, x, _accuracy_axis(fig, ydom)),
         *text_layers(points, "model", xdom, ydom),
-    ).properties(width=560, height=380)
+    ).properties(width=plot_size(*PLOT)[0], height=plot_size(*PLOT)[1])
     added = [GAINS] if gains is not None else []
     return alt.hconcat(_legend(df), plot).properties(title=heading(fig, added, centred=True))
 
@@ -96,7 +97,13 @@ def _named_points(
     if gains is not None:
         drawn += place.rules(gains["pos"], gains["base"], gains["step_dpo"])
     return with_label_positions(
-        points, "pos", "accuracy", "model", Axis(xdom, 560), Axis(ydom, 380, flip=True), avoid=drawn
+        points,
+        "pos",
+        "accuracy",
+        "model",
+        Axis(xdom, plot_size(*PLOT)[0]),
+        Axis(ydom, plot_size(*PLOT)[1], flip=True),
+        avoid=drawn,
     )
 
 
@@ -221,6 +228,7 @@ def _legend(df: pl.DataFrame) -> alt.LayerChart:
     )
 
 
+PLOT = (560, 380)  # px: the plot's width and height on a screen
 LINE = 1.3  # accuracy points: a label's height on this plot (380 px for about 30 points)
 
 

@@ -3,6 +3,8 @@ placement (`labels`) and the overlap test measure text as Vega-Lite draws it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 FONT_SIZE = 10  # the theme's text size
 CHAR_W = 5.8  # px per character at FONT_SIZE where a character's width is not known
 BOLD = 1.1  # bold text is at most this much wider (Liberation Sans Bold against Regular)
@@ -38,3 +40,27 @@ _WIDTH = {c: w / 1000 for w, chars in _WIDTHS.items() for c in chars}
 def text_width(text: str, size: float = FONT_SIZE, *, bold: bool = False) -> float:
     """How wide `text` is drawn, in pixels, at `size` px."""
     return sum(_WIDTH.get(c, CHAR_W / FONT_SIZE) for c in text) * size * (BOLD if bold else 1)
+
+
+SUBTITLE_SIZE = 12  # the theme's subtitles, in px
+
+
+def wrapped(lines: Sequence[str], width: float, size: float = SUBTITLE_SIZE) -> list[str]:
+    """Subtitle lines broken between words so that none is drawn wider than `width` px (a
+    chart's width) at `size` px; a word longer than that stays whole on its own line.
+
+    >>> wrapped(["lines: Wilson 95% over each benchmark's problems (AIME24 30, AMC23 40)"], 250)
+    ["lines: Wilson 95% over each benchmark's", 'problems (AIME24 30, AMC23 40)']
+    """
+    out = []
+    for line in lines:
+        words, current = line.split(" "), ""
+        for word in words:
+            trial = f"{current} {word}" if current else word
+            if current and text_width(trial, size) > width:
+                out.append(current)
+                current = word
+            else:
+                current = trial
+        out.append(current)
+    return out

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import altair as alt
 import polars as pl
 
+from helpers.charts._common import plot_size, redrawable
 from helpers.charts._tooltips import tip, with_interval
 from helpers.charts.labels import Axis, text_layers, with_label_positions
 from helpers.render.theme import COLOURS
@@ -272,6 +273,7 @@ def _numbered(curves: pl.DataFrame, order: Sequence[str] | None) -> pl.DataFrame
     )
 
 
+@redrawable
 def gain_vs_growth(gg: pl.DataFrame) -> alt.LayerChart:
     """001 analysis: accuracy gain against token-length growth, one labelled point per benchmark
     whose description gives a start and an end (ranges give no gain).
@@ -299,8 +301,9 @@ def gain_vs_growth(gg: pl.DataFrame) -> alt.LayerChart:
     pts = gg.filter(pl.col("gain").is_not_null())
     xdom = [0, max(32000, pts["token_growth"].max() * 1.1)]
     ydom = [0, max(0.25, pts["gain"].max() * 1.2)]
+    width, height = plot_size(360, 240)
     pts = with_label_positions(
-        pts, "token_growth", "gain", "benchmark", Axis(xdom, 360), Axis(ydom, 240, flip=True)
+        pts, "token_growth", "gain", "benchmark", Axis(xdom, width), Axis(ydom, height, flip=True)
     )
     x = alt.X("token_growth:Q").title("Token length growth over the run").scale(domain=xdom)
     y = alt.Y("gain:Q").title("Accuracy gain (end - start)").scale(domain=ydom)
@@ -316,5 +319,7 @@ def gain_vs_growth(gg: pl.DataFrame) -> alt.LayerChart:
     )
     labels = text_layers(pts, "benchmark", xdom, ydom)
     return alt.layer(points, *labels).properties(
-        width=360, height=240, title="Accuracy gain against token-length growth (as described)"
+        width=width,
+        height=height,
+        title="Accuracy gain against token-length growth (as described)",
     )

@@ -275,12 +275,10 @@ def _write(out: Path, make, table, appendix: str, args) -> None:
 
 
 def _write_pdf(out: Path, spec: dict, size) -> None:
-    import vl_convert as vlc
-
     from helpers.io import write_bytes_atomic
     from helpers.render import export
 
-    data, smallest = export.pdf(vlc.vegalite_to_svg(spec), size)
+    data, smallest = export.pdf_of(spec, size)
     write_bytes_atomic(out, data)
     if smallest is not None and smallest < SMALLEST_PT:
         print(

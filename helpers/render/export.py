@@ -2,8 +2,9 @@
 and the outputs a notebook stores for a chart (spec, small PNG, plain text).
 
 A PDF is vector, its fonts (Liberation, as the PNGs') embedded, as vl-convert's PDF export writes
-it from the chart's SVG: one SVG pixel is one point. `--size column` or `page` scales the page to
-the common one- and two-column widths (3.25 and 6.75 in), the aspect kept.
+it from the chart's SVG: one SVG pixel is one point. `--size column` or `page` lays the chart out
+again for the common one- and two-column widths (3.25 and 6.75 in; `print_layout`) and scales
+the page to that width, the aspect kept.
 
 HTML is built here rather than by `vl_convert.vegalite_to_html`, which pastes the spec's JSON
 into a script as it is: a benchmark named `</script><script>...` in someone's log would run
@@ -154,7 +155,23 @@ def pdf(svg: str, size: str | tuple[float, float] | None = None) -> tuple[bytes,
     return vlc.svg_to_pdf(svg), (min(fonts) * factor if fonts else None)
 
 
-def save(spec: dict, path: str | Path, appendix: str = "", *, ppi: float = PPI, size=None) -> Path:
+def pdf_of(
+    spec: dict, size: str | tuple[float, float] | None = None, redraw=None
+) -> tuple[bytes, float | None]:
+    """`pdf` of the chart drawn from `spec`; at a `size`, laid out for print first
+    (`print_layout.for_print`, `redraw` as there: its text stays readable, its plots make
+    room)."""
+    if size is not None:
+        from helpers.render.print_layout import for_print
+
+        width = (SIZES[size] if isinstance(size, str) else size[0]) * 72
+        spec = for_print(spec, width, redraw)
+    return pdf(vlc.vegalite_to_svg(spec), size)
+
+
+def save(
+    spec: dict, path: str | Path, appendix: str = "", *, ppi: float = PPI, size=None, redraw=None
+) -> Path:
     """Render a Vega-Lite spec to `path`, the format chosen by its suffix (`appendix`: HTML
     under an HTML chart; `size`: a PDF's page, see `pdf`). A PNG has `ppi` pixels per inch,
     and says so in its header, so it keeps the chart's size in a document whatever its
@@ -163,7 +180,7 @@ def save(spec: dict, path: str | Path, appendix: str = "", *, ppi: float = PPI, 
     if path.suffix in (".png", ".svg"):
         return write_bytes_atomic(path, render_process.render(spec, path.suffix[1:], ppi))
     if path.suffix == ".pdf":
-        return write_bytes_atomic(path, pdf(vlc.vegalite_to_svg(spec), size)[0])
+        return write_bytes_atomic(path, pdf_of(spec, size, redraw)[0])
     if path.suffix == ".html":
         return write_text_atomic(path, to_html(spec, appendix))
     raise ValueError(f"{path}: the output must end in one of {', '.join(FORMATS)}")
