@@ -14,6 +14,8 @@ from helpers.cli import main
 from helpers.render.export import SIZES
 from tests.realdata import CHECKPOINTS, SKY, SKY14, SKY14_ACCURACY, SKY_ACCURACY, VAL
 
+from .test_charts import EXAMPLES, _chart_functions
+
 
 def _page(data: bytes) -> tuple[float, float]:
     box = re.search(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", data)
@@ -56,13 +58,20 @@ def test_compare_writes_a_pdf_and_a_box_fits_the_chart(tmp_path):
     assert max(width / (5 * 72), height / (4 * 72)) == pytest.approx(1, abs=1e-3)
 
 
-def test_small_print_is_said(tmp_path, capsys):
-    """Fifteen benchmarks at a column's width: the text shrinks below 7 pt, and the command
-    says how small."""
+def test_a_figure_too_tall_or_too_narrow_for_print_is_said(tmp_path, capsys):
+    """Fifteen benchmarks at a column's width: laid out one panel a row, readable (no note on
+    the text) but taller than a page, which the command says; at one inch wide, the text
+    cannot stay readable, and the command says how small it got."""
     out = tmp_path / "grid.pdf"
     assert main(["plot", str(VAL), "-o", str(out), "--size", "column"]) == 0
     said = capsys.readouterr().out
-    note = re.search(r"note: the smallest text is ([\d.]+) pt at this size", said)
+    tall = re.search(r"note: the figure is ([\d.]+) in tall at this width, more than a page", said)
+    assert tall and float(tall.group(1)) == pytest.approx(_page(out.read_bytes())[1] / 72, abs=0.1)
+    assert "smallest text" not in said
+    assert main(["plot", str(VAL), "-o", str(out), "--size", "1x20"]) == 0
+    note = re.search(
+        r"note: the smallest text is ([\d.]+) pt at this size", capsys.readouterr().out
+    )
     assert note and float(note.group(1)) < 7
 
 
@@ -153,3 +162,55 @@ def test_the_html_chart_carries_the_caption_escaped(tmp_path):
     caption = re.search(r'<p class="caption">(.*?)</p>', page).group(1)
     assert "of 14b from the baseline &lt;b&gt;7b&amp;" in caption
     assert "MATH500: 500 problems" in caption and "<b>7b" not in page
+
+
+# ---- print-ready: every chart function at a column's width -------------------------------------
+
+
+def _at_column(name: str) -> tuple[str, float]:
+    """An example chart of the chart function `name` laid out for a column (as `-o x.pdf
+    --size column` lays it out), drawn to SVG, and how many points a pixel of it prints at."""
+    import vl_convert as vlc
+
+    from helpers.render import print_layout, theme
+
+    theme.enable()
+    chart = EXAMPLES[name][0]()
+    redraw = getattr(chart, "redraw", None)
+    spec = print_layout.for_print(
+        chart.to_dict(),
+        SIZES["column"] * 72,
+        None if redraw is None else lambda a, d: redraw(a, d).to_dict(),
+    )
+    svg = vlc.vegalite_to_svg(spec)
+    width = print_layout.measure(svg)[0]
+    return svg, SIZES["column"] * 72 / width
+
+
+# the one chart whose fixed parts are wider than a column: 006's model names (up to 50
+# characters at 11 px) beside its plots; it is a page's figure (7.0 pt at a page's width)
+PAGE_ONLY = {"across_papers"}
+
+
+@pytest.mark.parametrize("name", _chart_functions())
+def test_every_chart_prints_at_a_column_readable_whole_and_uncrowded(name):
+    """Issue 44: laid out for a 3.25-in column, a chart's smallest text prints at 7 pt or more,
+    no text is cut short (Vega ends a label cut at its limit with an ellipsis) or set outside
+    the drawing, and no data label sits on a mark (labels are placed again at the new size)."""
+    from helpers.render import print_layout
+
+    from .test_overlaps import overlaps, read_svg
+
+    svg, pt_per_px = _at_column(name)
+    width, height, smallest = print_layout.measure(svg)
+    if name in PAGE_ONLY:
+        assert smallest * pt_per_px < 7  # were this to change, it prints at a column
+        return
+    assert smallest * pt_per_px >= 7
+    assert "…" not in svg
+    drawing = read_svg(svg)
+    assert all(
+        b[0] >= 0 and b[2] <= width and b[1] >= 0 and b[3] <= height
+        for b in (label.box for label in drawing.labels)
+    )
+    assert overlaps(drawing) == []

@@ -30,6 +30,8 @@ _PLOT_SCALE: ContextVar[tuple[float, float]] = ContextVar("plot_scale", default=
 def plot_size(width: float, height: float) -> tuple[float, float]:
     """A plot's size in px as it is drawn now: as given, or scaled for print."""
     across, down = _PLOT_SCALE.get()
+    if (across, down) == (1.0, 1.0):
+        return width, height  # as given: a spec's 360 stays 360, not 360.0
     return round(width * across, 1), round(height * down, 1)
 
 

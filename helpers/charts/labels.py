@@ -400,6 +400,32 @@ def layout(
     point sits on something, spots further out are tried, each with a leader to its point
     that must itself keep off the marks and labels."""
     marks = marks or Drawn([], [], [])
+    order = list(range(len(texts)))
+    spots, costs = _greedy(xs, ys, texts, width, height, marks, bold, order)
+    for _ in range(2):  # a label left on something is placed first, where that costs less
+        stuck = [i for i in order if costs[i] >= _ON_LINE]
+        if not stuck:
+            break
+        order = stuck + [i for i in order if i not in stuck]
+        again, again_costs = _greedy(xs, ys, texts, width, height, marks, bold, order)
+        if sum(again_costs) >= sum(costs):
+            break
+        spots, costs = again, again_costs
+    return spots
+
+
+def _greedy(
+    xs: Sequence[float],
+    ys: Sequence[float],
+    texts: Sequence[str],
+    width: float,
+    height: float,
+    marks: Drawn,
+    bold: bool,
+    order: list[int],
+) -> tuple[list[Spot], list[float]]:
+    """`layout`'s placement with the labels taken in `order`: each label's spot and what it
+    cost (a leader crossing a label placed before it counts in the later label's cost)."""
     plot = _Plot(
         [(x - POINT_R, y - POINT_R, x + POINT_R, y + POINT_R) for x, y in zip(xs, ys, strict=False)]
         + list(marks.boxes),
@@ -408,8 +434,10 @@ def layout(
         width,
         height,
     )
-    out = []
-    for x, y, text in zip(xs, ys, texts, strict=True):
+    spots: list[Spot | None] = [None] * len(texts)
+    costs = [0.0] * len(texts)
+    for i in order:
+        x, y, text = xs[i], ys[i], texts[i]
         best, best_cost = None, math.inf
         for rank, (dx, dy, align) in enumerate(_CANDIDATES):
             cost, halo = plot.cost(x, y, _box(x, y, dx, dy, align, text, bold), None)
@@ -437,8 +465,8 @@ def layout(
         if best.leader is not None:
             sx, sy, ex, ey = best.leader
             plot.segments.append((x + sx, y + sy, x + ex, y + ey, LEADER["strokeWidth"]))
-        out.append(best)
-    return out
+        spots[i], costs[i] = best, best_cost
+    return spots, costs
 
 
 def with_label_positions(

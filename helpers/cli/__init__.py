@@ -244,6 +244,7 @@ def _write_text(out: Path, text: str) -> None:
 
 
 SMALLEST_PT = 7  # text smaller than this is hard to read in print
+TALLEST_IN = 9  # a letter or A4 page's text is about this tall
 
 
 def _write(out: Path, make, table, appendix: str, args) -> None:
@@ -278,12 +279,17 @@ def _write_pdf(out: Path, spec: dict, size) -> None:
     from helpers.io import write_bytes_atomic
     from helpers.render import export
 
-    data, smallest = export.pdf_of(spec, size)
-    write_bytes_atomic(out, data)
-    if smallest is not None and smallest < SMALLEST_PT:
+    printed = export.pdf_of(spec, size)
+    write_bytes_atomic(out, printed.data)
+    if printed.smallest is not None and printed.smallest < SMALLEST_PT:
         print(
-            f"note: the smallest text is {smallest:.1f} pt at this size (below {SMALLEST_PT} pt "
-            "is hard to read in print: fewer panels a row, --columns 1 or 2, keep it larger)"
+            f"note: the smallest text is {printed.smallest:.1f} pt at this size (below "
+            f"{SMALLEST_PT} pt is hard to read in print: a wider --size keeps it larger)"
+        )
+    if size is not None and printed.height > TALLEST_IN * 72:
+        print(
+            f"note: the figure is {printed.height / 72:.1f} in tall at this width, more than a "
+            f"page's {TALLEST_IN} in: fewer benchmarks (--benchmarks) or a wider --size"
         )
 
 

@@ -19,13 +19,12 @@ import base64
 import html
 import io
 import json
-import re
 import subprocess
 import sys
 import threading
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import png as pypng
 import vl_convert as vlc
@@ -128,36 +127,36 @@ def to_html(spec: dict, appendix: str = "") -> str:
 
 # the common widths of a figure in a paper, in inches: one column, and the whole page
 SIZES = {"column": 3.25, "page": 6.75}
-_ROOT = re.compile(r'<svg[^>]*?\swidth="([\d.]+)"\s+height="([\d.]+)"')
-_FONT = re.compile(r'font-size="([\d.]+)px"')
 
 
-def pdf(svg: str, size: str | tuple[float, float] | None = None) -> tuple[bytes, float | None]:
-    """A chart's SVG as a vector PDF, fonts embedded, and its smallest text in points. `size`:
-    "column" or "page" (the page that wide, its height following the chart's aspect), or
-    (width, height) in inches (the largest page of the chart's aspect that fits); None keeps
-    one point a pixel."""
-    found = _ROOT.search(svg)
-    if size is not None and found:
-        width, height = float(found.group(1)), float(found.group(2))
+class Printed(NamedTuple):
+    """A chart as a PDF: its bytes, its smallest text and its page's height, in points."""
+
+    data: bytes
+    smallest: float | None
+    height: float
+
+
+def pdf(svg: str, size: str | tuple[float, float] | None = None) -> Printed:
+    """A chart's SVG as a vector PDF, fonts embedded. `size`: "column" or "page" (the page that
+    wide, its height following the chart's aspect), or (width, height) in inches (the largest
+    page of the chart's aspect that fits); None keeps one point a pixel."""
+    from helpers.render.print_layout import measure, scaled  # it loads the charts' text widths
+
+    width, height, smallest = measure(svg)
+    factor = 1.0
+    if size is not None:
         if isinstance(size, str):
             factor = SIZES[size] * 72 / width
         else:
             factor = min(size[0] * 72 / width, size[1] * 72 / height)
-        start, end = found.span()
-        root = found.group(0)
-        root = root.replace(f'width="{found.group(1)}"', f'width="{width * factor:.3f}"', 1)
-        root = root.replace(f'height="{found.group(2)}"', f'height="{height * factor:.3f}"', 1)
-        svg = svg[:start] + root + svg[end:]  # the viewBox kept: everything scaled with it
-    else:
-        factor = 1.0
-    fonts = [float(f) for f in _FONT.findall(svg)]
-    return vlc.svg_to_pdf(svg), (min(fonts) * factor if fonts else None)
+        svg = scaled(svg, factor)
+    return Printed(
+        vlc.svg_to_pdf(svg), None if smallest is None else smallest * factor, height * factor
+    )
 
 
-def pdf_of(
-    spec: dict, size: str | tuple[float, float] | None = None, redraw=None
-) -> tuple[bytes, float | None]:
+def pdf_of(spec: dict, size: str | tuple[float, float] | None = None, redraw=None) -> Printed:
     """`pdf` of the chart drawn from `spec`; at a `size`, laid out for print first
     (`print_layout.for_print`, `redraw` as there: its text stays readable, its plots make
     room)."""

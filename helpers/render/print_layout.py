@@ -37,6 +37,16 @@ def measure(svg: str) -> tuple[float, float, float | None]:
     return float(found.group(1)), float(found.group(2)), min(fonts) if fonts else None
 
 
+def scaled(svg: str, factor: float) -> str:
+    """The drawing `factor` times as wide and tall (its viewBox kept: everything scales)."""
+    found = _ROOT.search(svg)
+    width, height = float(found.group(1)), float(found.group(2))
+    root = found.group(0)
+    root = root.replace(f'width="{found.group(1)}"', f'width="{width * factor:.3f}"', 1)
+    root = root.replace(f'height="{found.group(2)}"', f'height="{height * factor:.3f}"', 1)
+    return svg[: found.start()] + root + svg[found.end() :]
+
+
 def for_print(spec: dict, width_pt: float, redraw: Redraw | None = None) -> dict:
     """`spec` laid out for a page `width_pt` points wide (see the module's docstring); the
     spec given is left as it was. `redraw(across, down)`, where given, builds the chart again
