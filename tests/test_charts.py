@@ -797,6 +797,115 @@ def test_chart_builds_round_trips_and_renders(name):
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 2000
 
 
+# ---- told apart in greyscale (issue 44) -------------------------------------------------------
+
+SERIES_MARKS = {"line", "point", "rule", "bar", "tick", "trail", "circle", "square"}
+COLOUR_CHANNELS = ("color", "fill", "stroke")
+GREY_APART = 20  # CIE L*: colours this far apart in lightness are different greys
+# colours that repeat what position already says: "method better" bars rise above zero and
+# "baseline better" ones fall below it
+SIGNED = {"better"}
+
+
+def _lightness(hex_colour: str) -> float:
+    """CIE L* (0 black to 100 white) of an sRGB colour, as a greyscale print renders it."""
+    r, g, b = (int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    y = 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+    return 116 * y ** (1 / 3) - 16 if y > 216 / 24389 else y * 24389 / 27
+
+
+def _views(node, data=None):
+    """Each view of a spec (a unit or a layer of units) with its layers and the data they draw
+    by default."""
+    if isinstance(node, dict):
+        data = node.get("data", data)
+        if "layer" in node:
+            layers, stack = [], list(node["layer"])
+            while stack:
+                layer = stack.pop(0)
+                stack[:0] = layer.get("layer", [])
+                if "mark" in layer:
+                    layers.append(layer)
+            yield layers, data
+            return
+        if "mark" in node:
+            yield [node], data
+            return
+        for key, value in node.items():
+            if key not in ("datasets", "data", "config", "encoding"):
+                yield from _views(value, data)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _views(item, data)
+
+
+def _mark(layer: dict) -> str:
+    return layer["mark"]["type"] if isinstance(layer["mark"], dict) else layer["mark"]
+
+
+def grey_clashes(spec: dict) -> list[str]:
+    """Series told apart by colour alone, in colours one grey in print: in a view, a colour
+    field with two values or more on lines, points, rules or bars, with no shape or dash on
+    the same field, no data label naming the marks, and two of its colours closer in
+    lightness than GREY_APART."""
+    found = []
+    for layers, data in _views(spec):
+        labelled = any(_mark(ly) == "text" and "text" in ly.get("encoding", {}) for ly in layers)
+        redundant = {
+            ly["encoding"][ch].get("field")
+            for ly in layers
+            for ch in ("shape", "strokeDash")
+            if isinstance(ly.get("encoding", {}).get(ch), dict)
+        }
+        for layer in layers:
+            if _mark(layer) not in SERIES_MARKS:
+                continue
+            for channel in COLOUR_CHANNELS:
+                enc = layer.get("encoding", {}).get(channel)
+                if not isinstance(enc, dict) or "field" not in enc:
+                    continue
+                field = enc["field"]
+                source = layer.get("data", data)
+                rows = spec["datasets"][source["name"]] if source else []
+                values = sorted({str(r.get(field)) for r in rows if r.get(field) is not None})
+                if len(values) < 2 or field in redundant or labelled or field in SIGNED:
+                    continue
+                scale = enc.get("scale")
+                if scale is None and "scale" in enc:  # colours given in the data
+                    colours = values
+                else:
+                    domain = (scale or {}).get("domain") or values
+                    colours = (scale or {}).get("range", [])[: len(domain)]
+                greys = sorted(_lightness(c) for c in colours if str(c).startswith("#"))
+                close = any(b - a < GREY_APART for a, b in zip(greys, greys[1:], strict=False))
+                if close or len(greys) < len(colours):
+                    found.append(f"{layer.get('name', _mark(layer))}: {field} by colour alone")
+    return found
+
+
+@pytest.mark.parametrize("name", _chart_functions())
+def test_series_are_told_apart_in_greyscale(name):
+    """Issue 44: where colour names series, a shape or a dash names them too (or a label on
+    every mark, or colours of different lightness), so a greyscale print keeps them apart."""
+    assert grey_clashes(_built(name)[1]) == []
+
+
+def test_colour_alone_is_found():
+    """The check finds runs told apart by colour alone, and passes them with a dash."""
+    data = pl.DataFrame({"x": [0, 1, 0, 1], "y": [1, 2, 2, 3], "run": ["a", "a", "b", "b"]})
+    colour = alt.Color("run:N").scale(range=theme.RUN_COLOURS[:2])
+    alone = alt.Chart(data).mark_line().encode(x="x", y="y", color=colour)
+    assert grey_clashes(alt.layer(alone).to_dict()) == ["line: run by colour alone"]
+    dashed = alone.encode(strokeDash="run:N")
+    assert grey_clashes(alt.layer(dashed).to_dict()) == []
+    apart = alone.encode(color=alt.Color("run:N").scale(range=["#000000", "#bbbbbb"]))
+    assert grey_clashes(alt.layer(apart).to_dict()) == []
+
+
 def _untitled_tooltips(node) -> list[str]:
     """Tooltip lines anywhere in a spec that would show a reader a column name: no title, or a
     title that is the field itself or has an underscore in it."""

@@ -10,7 +10,7 @@ import polars as pl
 
 from helpers.charts._common import panel_title
 from helpers.charts._tooltips import tip, with_interval
-from helpers.render.theme import COLOURS, RUN_COLOURS
+from helpers.render.theme import COLOURS, RUN_COLOURS, RUN_DASHES, RUN_SHAPES
 
 # A difference of accuracies is in percentage points: "+28%" would read as a relative gain.
 POINTS = "datum.value == 0 ? '0' : format(datum.value * 100, '+.0f')"  # signed; 0 as 0
@@ -25,6 +25,20 @@ def _run_colour(runs: Sequence[str]) -> alt.Color:
         .scale(domain=list(runs), range=RUN_COLOURS[: len(runs)])
         .legend(title="run", orient="top", symbolOpacity=1)
     )
+
+
+def _run_marks(field: str, names: Sequence[str], first: int = 0) -> dict:
+    """A dash and a point shape per run (or comparison), beside its colour: told apart in
+    greyscale print as well. Titled as the colour's legend, so the three make one legend."""
+    n, title = len(names), "run" if field == "run" else "difference"
+    return {
+        "strokeDash": alt.StrokeDash(f"{field}:N")
+        .scale(domain=list(names), range=RUN_DASHES[first : first + n])
+        .legend(title=title, orient="top"),
+        "shape": alt.Shape(f"{field}:N")
+        .scale(domain=list(names), range=RUN_SHAPES[first : first + n])
+        .legend(title=title, orient="top"),
+    }
 
 
 def _panels(frame: pl.DataFrame, by: str = "benchmark") -> pl.DataFrame:
@@ -71,7 +85,7 @@ def run_curves(
         layers = [
             base.mark_rule(strokeWidth=2).encode(y="lo:Q", y2="hi:Q").properties(name="band"),
             base.mark_point(filled=True, size=80, opacity=1)
-            .encode(y=y, tooltip=tooltip)
+            .encode(y=y, tooltip=tooltip, shape=_run_marks("run", runs)["shape"])
             .properties(name="mean"),
         ]
     else:
@@ -109,7 +123,7 @@ def run_curves(
         layers.append(
             base.transform_filter(mean)
             .mark_line(point=alt.OverlayMarkDef(filled=True, size=30))
-            .encode(y=y, tooltip=tooltip)
+            .encode(y=y, tooltip=tooltip, **_run_marks("run", runs))
             .properties(name="mean")
         )
     return _facet(alt.layer(*layers, data=data).properties(width=260, height=170), columns)
@@ -142,9 +156,10 @@ def paired_differences(
             "problems",
         )
     )
+    compared = data["comparison"].unique(maintain_order=True).to_list()
     colour = (
         alt.Color("comparison:N")
-        .scale(range=RUN_COLOURS[1:])
+        .scale(domain=compared, range=RUN_COLOURS[1 : 1 + len(compared)])
         .legend(title="difference", orient="top", symbolOpacity=1)
     )
     over_steps = data["step"].is_not_null().all()
@@ -184,14 +199,16 @@ def paired_differences(
         .properties(name="unpaired")
     )
     paired = base.mark_rule(strokeWidth=2).encode(y="lo:Q", y2="hi:Q").properties(name="paired")
+    marks = _run_marks("comparison", compared, first=1)
     points = (
         base.mark_point(filled=True, size=50, opacity=1)
-        .encode(y=y, tooltip=tooltip)
+        .encode(y=y, tooltip=tooltip, shape=marks["shape"])
         .properties(name="difference")
     )
     layers = [zero, unpaired, paired, points]
     if over_steps:
-        layers.insert(3, base.mark_line(strokeWidth=1).encode(y=y).properties(name="line"))
+        line = base.mark_line(strokeWidth=1).encode(y=y, strokeDash=marks["strokeDash"])
+        layers.insert(3, line.properties(name="line"))
     return _facet(alt.layer(*layers, data=data).properties(width=260, height=170), columns)
 
 
@@ -496,6 +513,6 @@ def comparison(
         parts.append(_no_flips())
     return (
         alt.vconcat(*parts)
-        .resolve_scale(color="independent")
+        .resolve_scale(color="independent", shape="independent", strokeDash="independent")
         .properties(title=alt.Title(title, subtitle=subtitle))
     )

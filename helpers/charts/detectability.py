@@ -7,15 +7,13 @@ import altair as alt
 import polars as pl
 
 from helpers.charts._tooltips import tip
-from helpers.render.theme import RUN_COLOURS
+from helpers.render.theme import RUN_COLOURS, RUN_DASHES, RUN_SHAPES
 
 SUBTITLE = [
     "line: chance that two runs this far apart on this many problems come out separable at 5%",
     "(unpaired, at the comparison's accuracy); point: the size of the difference the figure shows;",
     "grey dashed rule: 80% power, where a difference becomes detectable",
 ]
-DASHES = [[1, 0], [6, 3], [2, 2], [8, 2, 2, 2], [4, 4]]  # a figure told apart without colour
-SHAPES = ["circle", "square", "triangle-up", "diamond", "cross"]
 POINTS = "format(datum.value * 100, '.0f')"  # differences in percentage points, unsigned
 
 
@@ -48,10 +46,22 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
     ['AIME2024 / AIME24 (30 problems)', 'MATH500 (500 problems)', 'MATH (5,000 problems)']
     """
     figures = gaps.sort("document")["figure"].unique(maintain_order=True).to_list()  # as numbered
-    colour = alt.Color("figure:N").title("Figure").scale(domain=figures, range=RUN_COLOURS)
+    colour = (
+        alt.Color("figure:N")
+        .title("Figure")
+        .scale(domain=figures, range=RUN_COLOURS[: len(figures)])
+    )
     # one legend: each figure's colour, dash and shape together
-    dash = alt.StrokeDash("figure:N").title("Figure").scale(domain=figures, range=DASHES)
-    shape = alt.Shape("figure:N").title("Figure").scale(domain=figures, range=SHAPES)
+    dash = (
+        alt.StrokeDash("figure:N")
+        .title("Figure")
+        .scale(domain=figures, range=RUN_DASHES[: len(figures)])
+    )
+    shape = (
+        alt.Shape("figure:N")
+        .title("Figure")
+        .scale(domain=figures, range=RUN_SHAPES[: len(figures)])
+    )
     x = (
         alt.X("difference:Q")
         .title("Difference in accuracy (percentage points)")

@@ -74,6 +74,10 @@ PAPER_COLOURS = {
 # Runs in a comparison, in the order named: the baseline blue and the first method red, as GRPO
 # and MEL in figure 004, then the rest of the palette.
 RUN_COLOURS = [DESCRIBED[c] for c in ("blue", "red", "orange", "green", "purple", "cyan", "olive")]
+# and a dash and a point shape each, in the same order, so runs are told apart in greyscale
+# print too (blue and red are 49 and 56 in lightness, one grey)
+RUN_DASHES = [[1, 0], [6, 3], [2, 2], [8, 2, 2, 2], [4, 4], [1, 3], [10, 4]]
+RUN_SHAPES = ["circle", "triangle-up", "square", "diamond", "cross", "triangle-down", "wedge"]
 
 FONT = "Liberation Sans, Helvetica, Arial, sans-serif"
 
