@@ -732,6 +732,42 @@ def _(spec):
     assert {r["figure"] for r in points} == set(detectability.FIGURES.values())
 
 
+def _design_power():
+    from helpers import stats
+    from helpers.runs import power_curves
+
+    rows = [
+        {"design": design, "problems": 500, "accuracy": 0.5, "agreement": agreement,
+         "alpha": 0.05, "power": 0.8,
+         "minimum_detectable_difference": stats.minimum_detectable_difference(
+             500, 0.5, agreement=agreement)}
+        for design, agreement in (("unpaired", None), ("paired", 0.8))
+    ]  # fmt: skip
+    return power_curves.design_curves(rows, 0.05)
+
+
+@example("power_against_difference")(
+    lambda: charts.power_against_difference(
+        *_design_power(), power=0.8, title="t", subtitle=["line: power"]
+    )
+)
+def _(spec):
+    """Each design's curve crosses the power asked for at its smallest detectable difference
+    (the same formula found both), where its circle is drawn."""
+    rows = spec["datasets"][spec["data"]["name"]]
+    for design in ("unpaired", "paired, 80% alike"):
+        curve = [r for r in rows if r["series"] == design and r["layer"] == "curve"]
+        (smallest,) = [
+            r for r in rows if r["series"] == design and r.get("point") == "smallest detectable"
+        ]
+        below = max((r for r in curve if r["power"] <= 0.8), key=lambda r: r["power"])
+        above = min((r for r in curve if r["power"] >= 0.8), key=lambda r: r["power"])
+        assert below["difference"] <= smallest["difference"] + 0.05
+        assert smallest["difference"] <= above["difference"] + 0.05
+    asked = [r for r in rows if r.get("point") == "asked"]
+    assert [r["difference"] for r in asked] == [5.0, 5.0]
+
+
 @example("problem_flips")(lambda: charts.problem_flips(_compared().problems))
 def _(spec):
     assert {"bars", "problems"} <= set(_named(spec["spec"]))

@@ -214,3 +214,28 @@ def test_every_chart_prints_at_a_column_readable_whole_and_uncrowded(name):
         for b in (label.box for label in drawing.labels)
     )
     assert overlaps(drawing) == []
+
+
+def test_power_draws_its_curves_as_a_pdf_and_refuses_what_it_cannot_draw(tmp_path, capsys):
+    """`power -o fig.pdf`: a vector PDF a column wide of the power against the difference;
+    the numbers go to CSV; a budget has no chart, and a size needs a PDF."""
+    out = tmp_path / "power.pdf"
+    design = ["--problems", "500", "--accuracy", "0.5", "--agreement", "0.8"]
+    assert main(["power", *design, "-o", str(out), "--size", "column"]) == 0
+    data = out.read_bytes()
+    _vector_with_fonts_embedded(data)
+    assert _page(data)[0] == pytest.approx(SIZES["column"] * 72, rel=0.05)
+    assert f"wrote {out}" in capsys.readouterr().out
+    runs = [f"7b={SKY}", f"14b={SKY14}"]
+    assert main(["power", *runs, "-o", str(tmp_path / "runs.svg")]) == 0
+    svg = (tmp_path / "runs.svg").read_text()
+    assert "MATH500: 14b vs 7b" in svg and "Could these runs be told apart?" in svg
+    for args, words in (
+        ([*runs, "--budget", "0.05", "-o", str(tmp_path / "b.png")], "expected an output ending in .csv"),
+        ([*design, "-o", str(tmp_path / "p.png"), "--size", "column"], "expected a .pdf output for --size"),
+        ([*design, "-o", str(tmp_path / "p.tex")], "expected an output ending in .csv, .html"),
+    ):  # fmt: skip
+        assert main(["power", *args]) == 2
+        err = capsys.readouterr().err
+        assert words in err and err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["power.pdf", "runs.svg"]

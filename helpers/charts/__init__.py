@@ -20,7 +20,7 @@ from helpers.charts.compare_runs import (
     problem_flips,
     run_curves,
 )
-from helpers.charts.detectability import detectability
+from helpers.charts.detectability import detectability, power_against_difference
 from helpers.charts.grpo_vs_mel import grpo_vs_mel
 from helpers.charts.leaderboard import leaderboard
 from helpers.charts.own_run import accuracy_by_group, accuracy_vs_size, run_grid
@@ -46,6 +46,7 @@ __all__ = [
     "rl_length_scaling_panel",
     "run_grid",
     "paired_differences",
+    "power_against_difference",
     "problem_flips",
     "prm_data_scaling",
     "run_curves",

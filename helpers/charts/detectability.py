@@ -7,6 +7,7 @@ import altair as alt
 import polars as pl
 
 from helpers.charts._tooltips import tip
+from helpers.charts.text_metrics import wrapped
 from helpers.render.theme import RUN_COLOURS, RUN_DASHES, RUN_SHAPES
 
 SUBTITLE = [
@@ -116,4 +117,119 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
                 "Could the benchmark see it? Power against difference", subtitle=SUBTITLE
             )
         )
+    )
+
+
+def power_against_difference(
+    curves: pl.DataFrame, marks: pl.DataFrame, *, power: float, title: str, subtitle: list[str],
+    unit: str = "percentage points", columns: int = 2,
+) -> alt.FacetChart:  # fmt: skip
+    """`power`'s chart: the chance of telling two runs apart against how far apart they are,
+    a line per design (or a panel per benchmark of two runs), a dashed rule at the power asked
+    for, and on each line the smallest detectable difference (circle) and the difference asked
+    for or observed (diamond).
+
+    Parameters
+    ----------
+    curves : polars.DataFrame
+        Columns series, difference (in `unit`) and power (`runs.power_curves`).
+    marks : polars.DataFrame
+        Columns series, point ("smallest detectable", "asked" or "observed"), difference and
+        power (and panel, as `curves`).
+    power : float
+        The power asked for (the rule).
+    title, subtitle : str, list of str
+        What the chart is of, and how.
+    unit : str
+        The differences' unit, for the x axis.
+    columns : int
+        Panels per row where there are several (two runs' benchmarks).
+
+    Returns
+    -------
+    altair.FacetChart
+        One panel per series when `curves` has a `panel` column, else one panel.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> curves = pl.DataFrame({"series": ["unpaired"] * 2, "difference": [0.0, 10.0],
+    ...                        "power": [0.05, 0.9]})
+    >>> marks = pl.DataFrame({"series": ["unpaired"], "point": ["smallest detectable"],
+    ...                       "difference": [8.9], "power": [0.8]})
+    >>> chart = power_against_difference(curves, marks, power=0.8, title="t", subtitle=[])
+    >>> chart.facet.to_dict()["field"]
+    'panel'
+    """
+    series = curves["series"].unique(maintain_order=True).to_list()
+    panels = "panel" in curves.columns  # a panel a series: one colour will do
+    rows = pl.concat(
+        [curves.with_columns(layer=pl.lit("curve")), marks.with_columns(layer=pl.lit("point"))],
+        how="diagonal_relaxed",
+    )
+    if not panels:
+        rows = rows.with_columns(panel=pl.lit(""))
+    n = 1 if panels else len(series)
+    by_series = {
+        "color": alt.Color("series:N")
+        .title("design")
+        .scale(domain=series, range=RUN_COLOURS[:n] * len(series)),
+        "strokeDash": alt.StrokeDash("series:N")
+        .title("design")
+        .scale(domain=series, range=RUN_DASHES[:n] * len(series)),
+    }
+    if panels:  # named by their panels' titles
+        by_series = {k: v.legend(None) for k, v in by_series.items()}
+    shapes = {"smallest detectable": "circle", "asked": "diamond", "observed": "square"}
+    kinds = [k for k in shapes if k in set(marks["point"])]
+    shape = (
+        alt.Shape("point:N").title("point").scale(domain=kinds, range=[shapes[k] for k in kinds])
+    )
+    x = alt.X("difference:Q").title(f"Difference ({unit})").scale(nice=False)
+    y = alt.Y("power:Q").title("Power").scale(domain=[0, 1]).axis(format=".0%")
+    lines = (
+        alt.Chart()
+        .transform_filter("datum.layer == 'curve'")
+        .mark_line(strokeWidth=1.8)
+        .encode(x=x, y=y, **by_series)
+        .properties(name="curves")
+    )
+    points = (
+        alt.Chart()
+        .transform_filter("datum.layer == 'point'")
+        .mark_point(filled=True, size=70, opacity=1)
+        .encode(
+            x=x,
+            y=y,
+            shape=shape,
+            color=by_series["color"],
+            tooltip=[
+                tip("series:N", "Design"),
+                tip("point:N", "Point"),
+                tip(
+                    "difference:Q",
+                    f"Difference ({unit})",
+                    ".1f" if unit.endswith("points") else ".3f",
+                ),
+                tip("power:Q", "Power", ".0%"),
+            ],
+        )
+        .properties(name="points")
+    )
+    threshold = (
+        alt.Chart()
+        .mark_rule(strokeDash=[5, 3], color="#79706e")
+        .encode(y=alt.datum(power))
+        .properties(name="power asked")
+    )
+    width, height = (260, 170) if panels else (360, 220)
+    facet = alt.Facet("panel:N").title(None).header(labels=panels)
+    across = min(columns, len(series)) if panels else 1
+    subtitle = wrapped(subtitle, max(440, across * (width + 60)))
+    return (
+        alt.layer(lines, threshold, points, data=rows)
+        .properties(width=width, height=height)
+        .facet(facet, columns=columns)
+        .resolve_scale(x="independent")
+        .properties(title=alt.Title(title, subtitle=subtitle))
     )

@@ -20,12 +20,12 @@ from helpers.cli import compare, power, watch
 from helpers.cli.shared import (
     check_output,
     command_parser,
-    csv_text,
     engine_arg,
     mapping,
     panels_per_row,
     reading_args,
     smoothing,
+    write_output,
 )
 from helpers.errors import DataError
 from helpers.io import FORMATS, write_text_atomic
@@ -192,7 +192,7 @@ def _run(args, loaded: dict) -> int:
             runs=args.runs,
             loaded=loaded,
         )
-    _write(out, make, table, appendix, args)
+    write_output(out, make, table, appendix, args)
     print(f"wrote {out}")
     return 0
 
@@ -241,65 +241,6 @@ def _write_text(out: Path, text: str) -> None:
         write_text_atomic(out, text)
     except OSError as e:
         raise DataError(out, "a place the output can be written", got=e.strerror) from None
-
-
-SMALLEST_PT = 7  # text smaller than this is hard to read in print
-TALLEST_IN = 9  # a letter or A4 page's text is about this tall
-
-
-def _write(out: Path, make, table, appendix: str, args) -> None:
-    """The output, written whole: the numbers (.csv), or the chart drawn (a PNG or SVG in a
-    process started before the chart is built; a PDF at the page size asked for)."""
-    drawing = None
-    if out.suffix in (".png", ".svg"):  # its process starts vl-convert while the chart is built
-        from helpers.render.export import RenderProcess
-
-        drawing = RenderProcess(out.suffix, args.ppi)
-    try:
-        spec = None if out.suffix == ".csv" else _spec(make)
-        try:
-            if spec is None:
-                write_text_atomic(out, csv_text(table))
-            elif drawing is not None:
-                drawing.save(spec, out)
-            elif out.suffix == ".pdf":
-                _write_pdf(out, spec, args.size)
-            else:
-                from helpers.render import export
-
-                export.save(spec, out, appendix)
-        except OSError as e:
-            raise DataError(out, "a place the output can be written", got=e.strerror) from None
-    finally:
-        if drawing is not None:
-            drawing.close()
-
-
-def _write_pdf(out: Path, spec: dict, size) -> None:
-    from helpers.io import write_bytes_atomic
-    from helpers.render import export
-
-    printed = export.pdf_of(spec, size)
-    write_bytes_atomic(out, printed.data)
-    if printed.smallest is not None and printed.smallest < SMALLEST_PT:
-        print(
-            f"note: the smallest text is {printed.smallest:.1f} pt at this size (below "
-            f"{SMALLEST_PT} pt is hard to read in print: a wider --size keeps it larger)"
-        )
-    if size is not None and printed.height > TALLEST_IN * 72:
-        print(
-            f"note: the figure is {printed.height / 72:.1f} in tall at this width, more than a "
-            f"page's {TALLEST_IN} in: fewer benchmarks (--benchmarks) or a wider --size"
-        )
-
-
-def _spec(make) -> dict:
-    """The chart's spec, not validated again: the tests validate every chart function's
-    specs, and validation is a fifth of the time from numbers to a 13-panel PNG."""
-    from helpers.render import theme
-
-    theme.enable()
-    return make().to_dict(validate=False)
 
 
 __all__ = ["describe", "main"]

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import polars as pl
 
-from helpers.cli.shared import check_seed_sd, csv_text, fraction, run_arg
+from helpers.cli.shared import check_seed_sd, drawing_args, fraction, run_arg, write_output
 from helpers.errors import DataError
-from helpers.io import write_text_atomic
+from helpers.io import FORMATS
 from helpers.runs.presentation import points
 
 
@@ -90,7 +90,15 @@ def add_parser(sub) -> None:
     )
     power.add_argument("--power", type=fraction, default=0.8, help="default 0.8")
     power.add_argument("--alpha", type=fraction, default=0.05, help="default 0.05")
-    power.add_argument("-o", "--output", type=Path, metavar="OUT.csv", help="also write a CSV")
+    power.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="OUT",
+        help="also write the numbers (.csv) or the power against the difference, the smallest "
+        "detectable difference marked on it (.html, .png, .svg, .pdf)",
+    )
+    drawing_args(power)
 
 
 def run(args) -> int:
@@ -108,11 +116,61 @@ def run(args) -> int:
             raise DataError("power", "--problems N and --accuracy P, or two runs NAME=PATH")
         rows = _power_of_design(args)
     if args.output is not None:
-        if args.output.suffix != ".csv":
-            raise DataError(args.output, "an output ending in .csv", got=args.output.suffix)
-        write_text_atomic(args.output, csv_text(pl.DataFrame(rows, infer_schema_length=None)))
-        print(f"wrote {args.output}")
+        out = args.output
+        if out.suffix not in (".csv", *FORMATS) or (
+            args.budget is not None and out.suffix != ".csv"
+        ):
+            expected = ".csv" if args.budget is not None else ".csv, .html, .png, .svg or .pdf"
+            raise DataError(out, f"an output ending in {expected}", got=out.suffix)
+        if args.size is not None and out.suffix != ".pdf":
+            raise DataError(out, "a .pdf output for --size (it sets a PDF's page)", got=out.suffix)
+        table = pl.DataFrame(rows, infer_schema_length=None)
+        write_output(out, functools.partial(_chart, args, rows), table, "", args)
+        print(f"wrote {out}")
     return 0
+
+
+def _chart(args, rows: list[dict]):
+    """Power against the difference: of the design asked for, or of each benchmark the two
+    runs share."""
+    from helpers import charts
+    from helpers.runs import power_curves
+
+    asked = (
+        f"; diamond: the {args.difference * 100:g} points asked about" if args.difference else ""
+    )
+    if args.runs:
+        curves, marks = power_curves.run_curves(rows, args.difference)
+        curves = curves.with_columns(panel=pl.col("series"))  # a panel a benchmark
+        marks = marks.with_columns(panel=pl.col("series"))
+        rewards = any(r.get("unit") == "mean reward" for r in rows)
+        return charts.power_against_difference(
+            curves,
+            marks,
+            power=args.power,
+            title="Could these runs be told apart? Power against difference",
+            subtitle=[
+                f"line: chance of a separable result at two-sided {args.alpha:g} on these "
+                "problems, as the runs answer them (McNemar's test; the paired t test with "
+                "several answers or seeds)",
+                f"circle: the smallest difference detected with {args.power:.0%} power; "
+                f"square: the difference observed{asked}; dashed: the power asked for",
+            ],
+            unit="mean reward" if rewards else "percentage points",
+        )
+    curves, marks = power_curves.design_curves(rows, args.difference)
+    return charts.power_against_difference(
+        curves,
+        marks,
+        power=args.power,
+        title=f"What {args.problems:,} problems at {args.accuracy:.0%} can detect",
+        subtitle=[
+            f"line: chance that two runs this far apart come out separable at two-sided "
+            f"{args.alpha:g}",
+            f"circle: the smallest difference detected with {args.power:.0%} power{asked}; "
+            "dashed: the power asked for",
+        ],
+    )
 
 
 def _power_of_runs(args) -> list[dict]:

@@ -1,4 +1,5 @@
-"""What the commands share: their arguments, how a run is named, CSV output, output checks."""
+"""What the commands share: their arguments, how a run is named, output checks, and writing an
+output whole (CSV, or a chart drawn)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import polars as pl
 
 from helpers import benchmark_sizes
 from helpers.errors import DataError
-from helpers.io import PPI
+from helpers.io import PPI, write_text_atomic
 from helpers.runs import spark_cluster
 from helpers.runs.inputs import named
 
@@ -42,20 +43,26 @@ def output_args(parser: argparse.ArgumentParser) -> None:
         "one file per run), or .tex (a booktabs table under a caption naming the methods)",
     )
     parser.add_argument(
-        "--size",
-        type=page_size,
-        metavar="SIZE",
-        help="a PDF's page: column (3.25 in wide) or page (6.75 in), the height following the "
-        "chart's aspect, or WIDTHxHEIGHT in inches (the chart fitted in it); the command says "
-        "how small the text gets",
-    )
-    parser.add_argument(
         "--benchmarks",
         nargs="+",
         metavar="NAME",
         help="only these benchmarks (W&B: the part after val/test_score/)",
     )
     parser.add_argument("--title", help="chart title")
+    drawing_args(parser)
+
+
+def drawing_args(parser: argparse.ArgumentParser) -> None:
+    """--size (a PDF's page) and --ppi (a PNG's resolution)."""
+    parser.add_argument(
+        "--size",
+        type=page_size,
+        metavar="SIZE",
+        help="a PDF's page: column (3.25 in wide) or page (6.75 in), the chart laid out again "
+        "for it (text at 7.5 pt, the plots making room; the height following), or "
+        "WIDTHxHEIGHT in inches (the chart fitted in it); the command says when text gets "
+        "under 7 pt or the figure taller than a page",
+    )
     parser.add_argument(
         "--ppi",
         type=_ppi,
@@ -232,3 +239,62 @@ def check_output(out: Path, inputs: list[Path]) -> None:
         source = p.resolve()
         if target == source or source in target.parents:
             raise DataError(out, "an output path that is not one of the inputs", got=str(p))
+
+
+SMALLEST_PT = 7  # text smaller than this is hard to read in print
+TALLEST_IN = 9  # a letter or A4 page's text is about this tall
+
+
+def write_output(out: Path, make, table, appendix: str, args) -> None:
+    """The output, written whole: the numbers (.csv), or the chart drawn (a PNG or SVG in a
+    process started before the chart is built; a PDF at the page size asked for)."""
+    drawing = None
+    if out.suffix in (".png", ".svg"):  # its process starts vl-convert while the chart is built
+        from helpers.render.export import RenderProcess
+
+        drawing = RenderProcess(out.suffix, args.ppi)
+    try:
+        spec = None if out.suffix == ".csv" else _spec(make)
+        try:
+            if spec is None:
+                write_text_atomic(out, csv_text(table))
+            elif drawing is not None:
+                drawing.save(spec, out)
+            elif out.suffix == ".pdf":
+                _write_pdf(out, spec, args.size)
+            else:
+                from helpers.render import export
+
+                export.save(spec, out, appendix)
+        except OSError as e:
+            raise DataError(out, "a place the output can be written", got=e.strerror) from None
+    finally:
+        if drawing is not None:
+            drawing.close()
+
+
+def _write_pdf(out: Path, spec: dict, size) -> None:
+    from helpers.io import write_bytes_atomic
+    from helpers.render import export
+
+    printed = export.pdf_of(spec, size)
+    write_bytes_atomic(out, printed.data)
+    if printed.smallest is not None and printed.smallest < SMALLEST_PT:
+        print(
+            f"note: the smallest text is {printed.smallest:.1f} pt at this size (below "
+            f"{SMALLEST_PT} pt is hard to read in print: a wider --size keeps it larger)"
+        )
+    if size is not None and printed.height > TALLEST_IN * 72:
+        print(
+            f"note: the figure is {printed.height / 72:.1f} in tall at this width, more than a "
+            f"page's {TALLEST_IN} in: fewer benchmarks (--benchmarks) or a wider --size"
+        )
+
+
+def _spec(make) -> dict:
+    """The chart's spec, not validated again: the tests validate every chart function's
+    specs, and validation is a fifth of the time from numbers to a 13-panel PNG."""
+    from helpers.render import theme
+
+    theme.enable()
+    return make().to_dict(validate=False)
