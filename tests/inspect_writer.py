@@ -3,7 +3,7 @@ run by the environment `make` gives the real writers (.venv-writers), never impo
 
 `python inspect_writer.py DIR KIND`, KIND one of:
 - `finished`: one eval of six questions (the mock answers three right) as .eval and as JSON,
-  and one with two epochs (.eval);
+  and one with two epochs, sampled at temperature 0.6, top-p 0.95, 512 tokens at most (.eval);
 - `cancelled`: the run is interrupted (SIGINT, as Ctrl-C) after three samples;
 - `error`: the solver raises on the fourth sample (fail_on_error, Inspect's default);
 - `killed`: a KeyboardInterrupt inside the solver ends the process with the log unfinished
@@ -77,6 +77,8 @@ if __name__ == "__main__":
     if kind == "finished":
         run(os.path.join(out, "eval"), generate(), log_format="eval")
         run(os.path.join(out, "json"), generate(), log_format="json")
-        run(os.path.join(out, "epochs"), generate(), log_format="eval", epochs=2)
+        # sampled, as a reasoning eval is: the settings Inspect writes into the log's plan
+        settings = {"temperature": 0.6, "top_p": 0.95, "max_tokens": 512}
+        run(os.path.join(out, "epochs"), generate(), log_format="eval", epochs=2, **settings)
     else:
         run(os.path.join(out, kind), stops_after(3, kind), log_format="eval")

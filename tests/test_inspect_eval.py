@@ -43,6 +43,22 @@ def test_epochs_are_samples_of_one_problem(logs, tmp_path):
     assert (row["problems"], row["samples_per_problem"], row["accuracy"]) == (6, 2, 0.5)
 
 
+def test_the_decoding_settings_reach_the_caption(logs, capsys):
+    """Issue 44: the settings the eval ran with (Inspect writes eval()'s into the log's plan)
+    are read and named in the comparison's caption; a log that gives none is said to."""
+    assert readers.load(logs["epochs"]).decoding == {
+        "temperature": 0.6, "top_p": 0.95, "max_tokens": 512,
+    }  # fmt: skip
+    assert readers.load(logs["eval"]).decoding == {}
+    from helpers.runs.compare import compare
+
+    caption = compare([("greedy", logs["eval"]), ("sampled", logs["epochs"])]).caption()
+    assert (
+        "decoding: sampled temperature 0.6, top-p 0.95, at most 512 tokens; not in the logs "
+        "of greedy" in caption
+    )
+
+
 @pytest.mark.parametrize(
     ("kind", "status"),
     [("cancelled", "cancelled"), ("error", "error"), ("killed", "started")],

@@ -239,3 +239,27 @@ def test_power_draws_its_curves_as_a_pdf_and_refuses_what_it_cannot_draw(tmp_pat
         err = capsys.readouterr().err
         assert words in err and err.count("\n") == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["power.pdf", "runs.svg"]
+
+
+def test_the_caption_names_the_temperature_the_harness_put_in_its_file_name(tmp_path):
+    """Issue 44: the Qwen2.5-Math harness names its output `..._seed0_t{temperature}_s0_...`;
+    the SkyThought files under that name say their temperature in the caption, and the shared
+    copies (renamed) are said to give none."""
+    import shutil
+
+    from helpers.runs.compare import compare
+
+    named = []
+    for run, path, temperature in (("7b", SKY, "0.0"), ("14b", SKY14, "0.6")):
+        target = (
+            tmp_path
+            / run
+            / "math500"
+            / f"test_qwen25-math-cot_-1_seed0_t{temperature}_s0_e-1.jsonl"
+        )
+        target.parent.mkdir(parents=True)
+        shutil.copy(path, target)
+        named.append((run, target))
+    caption = compare(named).caption()
+    assert "decoding: 7b temperature 0 (greedy); 14b temperature 0.6;" in caption
+    assert "decoding settings not in the logs" in compare([("7b", SKY), ("14b", SKY14)]).caption()

@@ -108,6 +108,8 @@ class Comparison:
     logs: dict[str, list[str]] = field(default_factory=dict)
     status: dict[str, str] = field(default_factory=dict)  # runs that did not finish, in words
     adjust: str = "holm"  # how the p-values were adjusted for the comparisons made
+    # each run's logs' decoding settings, as read (`Loaded.decoding`; empty where not said)
+    decoding: dict[str, list[dict]] = field(default_factory=dict)
 
     def lines(self) -> list[str]:
         """One line per comparison and benchmark, as `compare` prints it (`presentation`)."""
@@ -221,11 +223,13 @@ def problem_counts(
 
 def _read(
     entries: list[_Log], benchmarks, options, engine: str = "polars"
-) -> tuple[pl.DataFrame | None, pl.DataFrame | None, dict[str, list], dict[str, str]]:
+) -> tuple[pl.DataFrame | None, pl.DataFrame | None, dict[str, list], dict[str, str], dict]:
     """Per-problem counts (run, seed, benchmark, step, problem_id, n, c) from per-sample logs,
     scores (run, seed, benchmark, step, score) from score-only logs, and per run the files of
-    its first seed that hold problem texts (`Loaded.texts`)."""
+    its first seed that hold problem texts (`Loaded.texts`), the runs that did not finish, and
+    each run's logs' decoding settings (`Loaded.decoding`, one dict a log read here)."""
     per_problem, scores, texts, status = {}, [], {}, {}
+    decoding: dict[str, list[dict]] = {}
     counted = summarise.problem_counts(
         [log.path for log in entries],
         benchmarks,
@@ -241,6 +245,8 @@ def _read(
             texts[name] = loaded.texts
         if loaded is not None and loaded.status:
             status.setdefault(name, loaded.status)
+        if loaded is not None:
+            decoding.setdefault(name, []).append(loaded.decoding)
         if counts is not None:
             extra = [c for c in ("reward", "partial") if c in counts.columns]
             per_problem[name, seed] = (
@@ -267,6 +273,7 @@ def _read(
         pl.concat(scores).sort(*KEYS, nulls_last=True) if scores else None,
         texts,
         status,
+        decoding,
     )
 
 
@@ -363,7 +370,7 @@ def compare(
     options = {"step_pattern": step_pattern, "mapping": mapping, "problems": problems}
     entries, pins = _entries(runs, options, stores)
     names, first_path = _named(entries, baseline)
-    per_problem, scores, texts, status = _read(entries, benchmarks, options, engine)
+    per_problem, scores, texts, status, decoding = _read(entries, benchmarks, options, engine)
     per_problem = checkpoints.at_pins(per_problem, pins, first_path)
     scores = checkpoints.at_pins(scores, pins, first_path)
     seeds, means, curves, sample_runs = _curves(per_problem, scores, names, first_path)
@@ -404,6 +411,7 @@ def compare(
         },
         status=status,
         adjust=adjust,
+        decoding=decoding,
     )
 
 

@@ -176,7 +176,8 @@ def _counts(values, what: str, one: str | None = None) -> str:
 def caption(c) -> str:
     """The methods behind a comparison's numbers, for a table's or figure's caption: the test
     and interval, the problems per benchmark, answers per problem, seeds per run, the
-    best-checkpoint selection, and the adjustment over how many tests."""
+    decoding settings where the logs give them, the best-checkpoint selection, and the
+    adjustment over how many tests."""
     d = c.differences
     others = ", ".join(c.runs[1:])
     said = [f"Difference in accuracy (percentage points) of {others} from the baseline {c.runs[0]}"]
@@ -201,6 +202,7 @@ def caption(c) -> str:
     )
     seeds = _counts([*d["seeds_a"], *d["seeds_b"]], "seeds per run", "one seed per run")
     said += [x for x in (answers, seeds) if x]
+    said.append(decoding(c.runs, c.decoding))
     if c.checkpoint == "best":
         said.append(
             "each run at its best checkpoint, the picking counted by a max-statistic bootstrap "
@@ -214,6 +216,38 @@ def caption(c) -> str:
     elif tested > 1:
         said.append(f"p-values not adjusted over {tested} tests")
     return "; ".join(said) + "."
+
+
+def decoding(runs: list[str], logs: dict[str, list[dict]]) -> str:
+    """How the answers were generated, as the runs' logs say: one phrase where every run
+    says the same, else run by run; what no log says, said so."""
+
+    def phrase(settings: dict) -> str:
+        words = []
+        if "temperature" in settings:
+            t = settings["temperature"]
+            words.append(f"temperature {t:g}" + (" (greedy)" if t == 0 else ""))
+        if "top_p" in settings:
+            words.append(f"top-p {settings['top_p']:g}")
+        if "max_tokens" in settings:
+            words.append(f"at most {settings['max_tokens']:,.0f} tokens")
+        return ", ".join(words)
+
+    said = {}
+    for run in runs:
+        phrases = {phrase(d) for d in logs.get(run, [])}
+        said[run] = (
+            phrases.pop() if len(phrases) == 1 else "differing across its logs" if phrases else ""
+        )
+    if not any(said.values()):
+        return "decoding settings not in the logs"
+    if len(set(said.values())) == 1:
+        return f"decoding (every run): {said[runs[0]]}"
+    parts = [f"{run} {words}" for run, words in said.items() if words]
+    silent = [run for run, words in said.items() if not words]
+    if silent:
+        parts.append(f"not in the logs of {', '.join(silent)}")
+    return "decoding: " + "; ".join(parts)
 
 
 def latex_table(c) -> str:

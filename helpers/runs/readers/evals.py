@@ -210,7 +210,13 @@ def _read_lines(path: Path, where: Where) -> Loaded:
         notes.append("metric values between 0 and 1: compared as a mean reward")
     samples = samples_frame(frame, where.step, benchmark).lazy()
     texts = [(path, kind, where.step, benchmark)]
-    return Loaded(path, kind, samples=samples, notes=notes, texts=texts)
+    decoding = {}
+    if kind == "qwen-math":  # the harness names its output ..._seed{S}_t{temperature}_s...
+        import re
+
+        found = re.search(r"_seed\d+_t(\d+(?:\.\d+)?)_s", path.name)
+        decoding = {"temperature": float(found.group(1))} if found else {}
+    return Loaded(path, kind, samples=samples, notes=notes, texts=texts, decoding=decoding)
 
 
 def _read_details(path: Path, where: Where) -> Loaded:

@@ -23,7 +23,7 @@ import polars as pl
 from helpers.errors import DataError
 from helpers.runs.readers.evals import SAMPLE_SCHEMA, _binary, _frame
 from helpers.runs.readers.format import Format, Where
-from helpers.runs.readers.loaded import Loaded, samples_frame, scores_frame
+from helpers.runs.readers.loaded import Loaded, decoding_of, samples_frame, scores_frame
 
 SUFFIX = ".eval"
 ZSTD = 93  # the zip compression method Inspect writes
@@ -91,6 +91,7 @@ def read_eval_log(path: Path) -> dict:
     spec = head["eval"]
     return {
         "eval": spec,
+        "plan": head.get("plan"),
         "status": head.get("status", "success") if finished else "started",
         "results": head.get("results"),
         "error": head.get("error"),
@@ -233,17 +234,26 @@ def _read(path: Path, where: Where) -> Loaded:
     status = unfinished(log)
     said = [f"the run did not finish ({status})"] if status else []
     ended = log.get("status", "success") != "started"  # cancelled and error ended too
+    run = {"status": status, "ended": ended, "decoding": _decoding(log)}
     if log.get("samples"):
         frame = read_inspect_samples(path, log, where.metric)
         samples = samples_frame(frame, where.step, benchmark).lazy()
-        return Loaded(path, where.kind, samples=samples, notes=said, status=status, ended=ended)
+        return Loaded(path, where.kind, samples=samples, notes=said, **run)
     if status and not isinstance(log.get("results"), dict):
         raise DataError(path, "a completed sample or results", got=status)
     score, n, scorer = read_inspect_results(path, log)
     rows = pl.DataFrame({"benchmark": [benchmark], "score": [score], "problems": [n]})
     notes = [f"no samples in the log: the accuracy of scorer {scorer!r} over {n} samples"]
     scores = scores_frame(rows, where.step)
-    return Loaded(path, where.kind, scores=scores, notes=said + notes, status=status, ended=ended)
+    return Loaded(path, where.kind, scores=scores, notes=said + notes, **run)
+
+
+def _decoding(log: dict) -> dict[str, float]:
+    """The generation settings the model ran with: its own config, then the eval's (which
+    Inspect's `eval(..., temperature=...)` writes into the plan)."""
+    spec, plan = log.get("eval"), log.get("plan")
+    model = spec.get("model_generate_config") if isinstance(spec, dict) else None
+    return decoding_of(model, plan.get("config") if isinstance(plan, dict) else None)
 
 
 FORMAT = Format(

@@ -54,6 +54,31 @@ class Loaded:
     # it has none yet (killed, or still running), None where its format cannot say
     ended: bool | None = None
     mapped: bool = False  # scores read through --map accuracy=: the "benchmarks" may be anything
+    # how the answers were generated, where the log says: temperature, top_p, max_tokens
+    decoding: dict[str, float] = field(default_factory=dict)
+
+
+DECODING_KEYS = {  # a log's name for a decoding setting -> ours
+    "temperature": "temperature",
+    "top_p": "top_p",
+    "max_tokens": "max_tokens",
+    "max_new_tokens": "max_tokens",
+    "max_gen_toks": "max_tokens",
+}
+
+
+def decoding_of(*configs: object) -> dict[str, float]:
+    """The decoding settings in generation configs (later ones win): temperature, top_p and
+    max_tokens where given as numbers, under the names logs use for them."""
+    out: dict[str, float] = {}
+    for config in configs:
+        if not isinstance(config, dict):
+            continue
+        for key, ours in DECODING_KEYS.items():
+            value = config.get(key)
+            if type(value) in (int, float) and value == value:  # not a bool, not NaN
+                out[ours] = value
+    return out
 
 
 def step_from_path(
