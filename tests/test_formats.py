@@ -363,9 +363,10 @@ def test_unrecognised_csv_lists_what_was_tried(tmp_path):
     assert "table of models" in message and "lacks ['step'" in message
 
 
-def _lm_eval_results(score: float) -> str:
+def _lm_eval_results(score: float, generation: dict | None = None) -> str:
     """lm-evaluation-harness results_<date>.json: per task, metric,filter keys and stderr,
-    and n-samples with the effective count."""
+    n-samples with the effective count, and the task's config (its generation_kwargs, as
+    lm-eval writes them for a generate_until task, where given)."""
     return json.dumps(
         {
             "results": {
@@ -377,7 +378,7 @@ def _lm_eval_results(score: float) -> str:
                 }
             },
             "n-samples": {"gsm8k": {"original": 1319, "effective": 1319}},
-            "configs": {"gsm8k": {}},
+            "configs": {"gsm8k": {} if generation is None else {"generation_kwargs": generation}},
         }
     )
 
@@ -393,6 +394,31 @@ def test_lm_eval_results_per_checkpoint(tmp_path):
     assert table["benchmark"].unique().to_list() == ["GSM8K"] and table["problems"][0] == 1319
     run = readers.load(tmp_path / "run", mapping={"accuracy": "exact_match,flexible-extract"})
     assert run.scores["score"].to_list() == pytest.approx([0.52, 0.62])
+    assert run.decoding == {}  # the configs give no generation settings
+
+
+@pytest.mark.parametrize(
+    ("second", "decoding"),
+    [
+        ({"do_sample": True, "temperature": 0.6, "top_p": 0.95, "max_gen_toks": 32768},
+         {"temperature": 0.6, "top_p": 0.95, "max_tokens": 32768}),
+        ({"do_sample": True, "temperature": 1.0, "top_p": 0.95, "max_gen_toks": 32768},
+         {"top_p": 0.95, "max_tokens": 32768}),
+        ({"do_sample": False, "temperature": 0.6, "max_gen_toks": 2048}, {"temperature": 0.0}),
+    ],
+)  # fmt: skip
+def test_lm_eval_decoding_settings_stated_alike_by_every_checkpoint(tmp_path, second, decoding):
+    """A run's decoding settings are those every checkpoint's results state alike (lm-eval's
+    generation_kwargs; do_sample false is greedy, temperature 0); a setting that differs
+    between checkpoints is not the run's."""
+    first = {"do_sample": second["do_sample"], "temperature": 0.6, "top_p": 0.95}
+    first["max_gen_toks"] = 32768 if second["do_sample"] else 4096
+    for step, generation in ((100, first), (200, second)):
+        _write(
+            tmp_path / "run" / f"global_step{step}" / "results_2025-01-01.json",
+            _lm_eval_results(0.5, generation),
+        )
+    assert readers.load(tmp_path / "run").decoding == decoding
 
 
 def _details(path, values):

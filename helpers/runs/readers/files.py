@@ -85,10 +85,13 @@ def combine(path: Path, loaded: list[Loaded]) -> Loaded:
     if per_sample and scored:
         raise DataError(path, "logs of one kind (per-sample or scores) in the folder", got=kinds)
     notes = [f"{len(loaded)} files: {', '.join(kinds)}"]
+    # the decoding settings every file states alike (one file that says nothing: none)
+    first = loaded[0].decoding
+    decoding = {k: v for k, v in first.items() if all(x.decoding.get(k) == v for x in loaded)}
     if per_sample:
         samples = pl.concat([x.samples for x in per_sample])
         texts = [t for x in per_sample for t in x.texts]
-        return Loaded(path, "folder", samples=samples, notes=notes, texts=texts)
+        return Loaded(path, "folder", samples=samples, notes=notes, texts=texts, decoding=decoding)
     scores = pl.concat([x.scores.with_columns(folder=pl.lit(str(x.path.parent))) for x in scored])
     repeats = (
         scores.group_by("step", "benchmark")
@@ -111,4 +114,4 @@ def combine(path: Path, loaded: list[Loaded]) -> Loaded:
             pl.col("score").mean(), pl.col("problems").first(), pl.col("k").first()
         )
     scores = scores.sort("benchmark", "step").select(list(SCORE_COLUMNS))
-    return Loaded(path, "folder", scores=scores, notes=notes)
+    return Loaded(path, "folder", scores=scores, notes=notes, decoding=decoding)

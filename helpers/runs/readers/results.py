@@ -14,7 +14,7 @@ from helpers import benchmark_sizes
 from helpers.errors import DataError
 from helpers.runs.readers._common import read_document
 from helpers.runs.readers.format import Format, Where
-from helpers.runs.readers.loaded import Loaded, scores_frame
+from helpers.runs.readers.loaded import Loaded, decoding_of, scores_frame
 
 # preferred metric names, in order, where a task logs several
 PREFERRED = ("exact_match", "extractive_match", "acc", "accuracy", "pass@1", "math_pass@1")
@@ -141,11 +141,31 @@ def read_qwen_math_metrics(path: str | Path, benchmark: str) -> pl.DataFrame:
 # ---- the formats ------------------------------------------------------------------------------
 
 
+def lm_eval_decoding(path: Path) -> dict[str, float]:
+    """The generation settings an lm-evaluation-harness results file states for every task
+    alike (`configs.<task>.generation_kwargs`); `do_sample: false` is greedy decoding, which
+    is temperature 0 whatever temperature is written beside it."""
+    doc = load_json(path)
+    configs = doc.get("configs") if isinstance(doc, dict) else None
+    if not isinstance(configs, dict) or not configs:
+        return {}
+    each = []
+    for config in configs.values():
+        kwargs = config.get("generation_kwargs") if isinstance(config, dict) else None
+        settings = decoding_of(kwargs)
+        if isinstance(kwargs, dict) and kwargs.get("do_sample") is False:
+            settings["temperature"] = 0.0
+        each.append(settings)
+    return {k: v for k, v in each[0].items() if all(s.get(k) == v for s in each)}
+
+
 def _read_results(path: Path, where: Where) -> Loaded:
     read = read_lm_eval_results if where.kind == "lm-eval-results" else read_lighteval_results
     rows = read(path, where.metric)
     notes = [f"{r['benchmark']}: {r['metric']}" for r in rows.iter_rows(named=True)]
-    return Loaded(path, where.kind, scores=scores_frame(rows, where.step), notes=notes)
+    decoding = lm_eval_decoding(path) if where.kind == "lm-eval-results" else {}
+    scores = scores_frame(rows, where.step)
+    return Loaded(path, where.kind, scores=scores, notes=notes, decoding=decoding)
 
 
 def _read_metrics(path: Path, where: Where) -> Loaded:
