@@ -134,12 +134,20 @@ def test_smooth_matches_ema_per_group():
     assert out.filter(method="b")["smoothed"].to_list() == pytest.approx([4.0, 4.0])
 
 
-def test_loglinear_band_brackets_the_fit():
+def test_loglinear_band_goes_through_the_readings_and_never_past_100():
+    """The line runs through both readings (the straight line's slope: 7 points a tenfold);
+    on the logit scale it bends: halfway, above the straight line's 86.5; far out, its band
+    stays under 100% where the straight line's passes it."""
     fit, band = prm_data_scaling.loglinear_band(
         [1000, 10000], [83.0, 90.0], 500, (1000, 10000), points=3
     )
+    assert fit.slope == pytest.approx(7.0)
     assert band["samples"].to_list() == pytest.approx([1000, 3162.28, 10000], rel=1e-4)
-    assert band["mean"].to_list() == pytest.approx([83.0, 86.5, 90.0])
+    mean = band["mean"].to_list()
+    assert mean[0] == pytest.approx(83.0) and mean[2] == pytest.approx(90.0)
+    assert 86.5 < mean[1] < 87.5
+    _, far = prm_data_scaling.loglinear_band([1000, 10000], [83.0, 90.0], 500, (1000, 1e7))
+    assert far["hi"].max() < 100 and fit.predict(1e7)[2] > 100
 
 
 def test_across_papers_collects_every_math500_and_aime_value():

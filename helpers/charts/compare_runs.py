@@ -424,7 +424,8 @@ def verdict_lines(differences: pl.DataFrame, rewards: bool = False) -> list[str]
         )
         if r["lo"] is not None:
             level = f"{r['level'] * 100:.4g}%" if r["level"] is not None else "95%"
-            line += f", {level} [{r['lo'] * scale:+.1f}, {r['hi'] * scale:+.1f}]"
+            # "interval" named: a bare 99.64% beside points reads as a value
+            line += f", {level} interval [{r['lo'] * scale:+.1f}, {r['hi'] * scale:+.1f}]"
         lines.append(line)
         said = []
         if r["separable"] is not None:

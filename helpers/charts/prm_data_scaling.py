@@ -25,8 +25,8 @@ from helpers.render.theme import COLOURS, DESCRIBED
 # what the variant with `fit` adds, and how its marks are drawn (the subtitle's line)
 FIT = (
     "a log-linear fit",
-    "left, dotted line and grey band: log-linear fit weighted by binomial errors, "
-    "with its 95% band",
+    "left, dotted line and grey band: log-linear fit on the logit scale (under 100% by "
+    "construction), weighted by binomial errors, with its 95% band",
 )
 
 

@@ -71,7 +71,7 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
     points = _named_points(points, rules, gains, xdom, ydom)
     layers = _baselines(rules, xdom, ydom)
     if gains is not None:
-        layers += _gain_layers(gains, points, xdom, ydom)
+        layers += _gain_layers(gains, points, rules["accuracy"].to_list(), xdom, ydom)
     plot = alt.layer(
         *layers,
         _markers(points, x, _accuracy_axis(fig, ydom)),
@@ -154,11 +154,19 @@ def _baselines(rules: pl.DataFrame, xdom, ydom) -> list[alt.Chart]:
     return [baselines, baseline_labels]
 
 
-def _gain_layers(gains: pl.DataFrame, points: pl.DataFrame, xdom, ydom) -> list[alt.Chart]:
+def _gain_layers(
+    gains: pl.DataFrame, points: pl.DataFrame, rules: list[float], xdom, ydom
+) -> list[alt.Chart]:
     """Each Step-DPO gain as a bar joining a model to its Step-DPO point at their own size,
     under the markers and clear of the names beside them; its label goes right of it, else
-    left, else above it, whichever side has no name within a line's height of the label."""
+    left, else above it, whichever side has no name within a line's height of the label,
+    at the bar's middle or, where a baseline's dashed rule runs there, along the bar off it."""
     names = points.select("pos", "label_y", "label_align")
+    gains = gains.with_columns(
+        mid=pl.Series(
+            [_off_rules(lo, hi, rules) for lo, hi in gains.select("base", "step_dpo").rows()]
+        )
+    )
     arrows = gains.with_columns(
         side=pl.Series(
             [_gain_side(names, pos, mid) for pos, mid in gains.select("pos", "mid").rows()],
@@ -205,7 +213,9 @@ def _gain_labels(arrows: pl.DataFrame, xdom) -> list[alt.Chart]:
 
 
 def _legend(df: pl.DataFrame) -> alt.LayerChart:
-    """The legend as described: the four entries that have no plotted point."""
+    """The legend as described: the four entries that have no plotted point, their swatches
+    hollow (rings in the described colours) so that none reads as the key of a filled point
+    of the same colour; and what the figure leaves unexplained, its dagger."""
     legend_rows = (
         df.filter(pl.col("kind") == "legend only")
         .with_row_index("row")
@@ -215,21 +225,42 @@ def _legend(df: pl.DataFrame) -> alt.LayerChart:
         y=alt.Y("row:O").axis(None), color=alt.Color("hex:N").scale(None)
     )
     return (
-        legend_base.mark_point(filled=True, size=80, opacity=1).encode(x=alt.value(8))
-        + legend_base.mark_text(align="left", dx=4, color="#222222").encode(
-            x=alt.value(14), text="model:N"
+        legend_base.mark_point(filled=False, size=70, opacity=1, strokeWidth=2).encode(
+            x=alt.value(8)
+        )
+        + legend_base.mark_text(align="left", dx=4).encode(  # dark: coloured text is faint
+            x=alt.value(14), text="model:N", color=alt.value("#222222")
         )
     ).properties(
         width=150,
         height=90,
         title=alt.Title(
-            "Legend (as described)", subtitle=["no plotted point for", "these entries"], fontSize=12
+            "Legend (as described)",
+            subtitle=[
+                "no plotted point for",
+                "these entries (rings)",
+                "†: so marked in the",
+                "figure, with no key",
+            ],
+            fontSize=12,
         ),
     )
 
 
 PLOT = (560, 380)  # px: the plot's width and height on a screen
 LINE = 1.3  # accuracy points: a label's height on this plot (380 px for about 30 points)
+
+
+def _off_rules(low: float, high: float, rules: list[float]) -> float:
+    """Where along a bar from `low` to `high` its label sits: the middle, else the nearest
+    point of the bar (in steps of half a line) that no baseline rule crosses the label at."""
+    low, high = sorted((low, high))
+    middle = (low + high) / 2
+    for shift in (0, -0.5, 0.5, -1, 1, -1.5, 1.5, -2, 2):
+        at = middle + shift * LINE
+        if low <= at <= high and all(abs(at - r) >= 0.6 * LINE for r in rules):
+            return at
+    return middle
 
 
 def _gain_side(names: pl.DataFrame, pos: float, mid: float) -> str:
