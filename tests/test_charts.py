@@ -440,13 +440,15 @@ def test_grpo_vs_mel_intervals_and_smoothing():
     curves = grpo_vs_mel.method_curves(df, n_problems=30)
     spec = _roundtrip(charts.grpo_vs_mel(curves, smoothed=smoothed))
     layers = _named(spec)
-    assert list(layers)[:3] == ["stated_ranges", "intervals", "smoothed"]
+    assert list(layers)[:4] == ["stated_ranges", "intervals", "smoothed GRPO", "smoothed MEL"]
     bars = _data(spec, layers["intervals"], spec)
     first = next(r for r in bars if r["method"] == "GRPO" and r["step"] == 0)
     lo, hi = stats_wilson(0.13 * 30, 30)
     assert first["lo"] == pytest.approx(lo) and first["hi"] == pytest.approx(hi)
-    dashed = layers["smoothed"]
-    assert dashed["mark"]["strokeDash"] == [5, 3] and len(_data(spec, dashed)) == 13
+    # each method's smoothed curve broken its own way (apart in greyscale), at its own steps
+    dashes = [layers[f"smoothed {m}"]["mark"]["strokeDash"] for m in ("GRPO", "MEL")]
+    assert dashes == [[6, 3], [2, 2]]
+    assert [len(_data(spec, layers[f"smoothed {m}"])) for m in ("GRPO", "MEL")] == [6, 7]
 
 
 def stats_wilson(k, n):
@@ -883,16 +885,28 @@ def _mark(layer: dict) -> str:
     return layer["mark"]["type"] if isinstance(layer["mark"], dict) else layer["mark"]
 
 
+def _one_to_one(rows: list[dict], field: str, other: str) -> bool:
+    """Whether `other` (a shape's or a dash's field) names each value of `field` (a colour's)
+    with a value of its own, over `rows`."""
+    pairs = {(r.get(field), r.get(other)) for r in rows if r.get(field) is not None}
+    return len(pairs) == len({a for a, _ in pairs}) == len({b for _, b in pairs})
+
+
 def grey_clashes(spec: dict) -> list[str]:
     """Series told apart by colour alone, in colours one grey in print: in a view, a colour
     field with two values or more on lines, points, rules or bars, with no shape or dash on
-    the same field, no data label naming the marks, and two of its colours closer in
-    lightness than GREY_APART."""
+    the same field over the same rows (markers on a line name it; a line of other rows, such
+    as a smoothed curve, needs its own), no data label on those rows naming each mark, and two
+    of its colours closer in lightness than GREY_APART."""
     found = []
     for layers, data in _views(spec):
-        labelled = any(_mark(ly) == "text" and "text" in ly.get("encoding", {}) for ly in layers)
+        labelled = {  # rows whose marks a text layer names, one by one
+            str(ly.get("data", data))
+            for ly in layers
+            if _mark(ly) == "text" and "text" in ly.get("encoding", {})
+        }
         redundant = {
-            ly["encoding"][ch].get("field")
+            (str(ly.get("data", data)), ly["encoding"][ch].get("field"))
             for ly in layers
             for ch in ("shape", "strokeDash")
             if isinstance(ly.get("encoding", {}).get(ch), dict)
@@ -908,7 +922,12 @@ def grey_clashes(spec: dict) -> list[str]:
                 source = layer.get("data", data)
                 rows = spec["datasets"][source["name"]] if source else []
                 values = sorted({str(r.get(field)) for r in rows if r.get(field) is not None})
-                if len(values) < 2 or field in redundant or labelled or field in SIGNED:
+                named = str(source) in labelled or any(
+                    _one_to_one(rows, field, other)
+                    for where, other in redundant
+                    if where == str(source)
+                )
+                if len(values) < 2 or named or field in SIGNED:
                     continue
                 scale = enc.get("scale")
                 if scale is None and "scale" in enc:  # colours given in the data
@@ -928,6 +947,21 @@ def test_series_are_told_apart_in_greyscale(name):
     """Issue 44: where colour names series, a shape or a dash names them too (or a label on
     every mark, or colours of different lightness), so a greyscale print keeps them apart."""
     assert grey_clashes(_built(name)[1]) == []
+
+
+def test_every_figure_of_the_report_is_told_apart_in_greyscale():
+    """The same of every chart the notebooks store (the report's figures, with the options
+    the examples leave out, such as 004's smoothed curves)."""
+    from helpers.paths import NOTEBOOKS
+    from helpers.render import site
+
+    found = {
+        (nb.stem, figure.number): clashes
+        for nb in sorted(NOTEBOOKS.glob("*.ipynb"))
+        for figure in site.figures(nb)
+        if (clashes := grey_clashes(figure.spec))
+    }
+    assert found == {}
 
 
 def test_colour_alone_is_found():

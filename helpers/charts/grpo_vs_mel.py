@@ -13,6 +13,7 @@ from helpers.figures.grpo_vs_mel import MethodCurves
 from helpers.render.theme import COLOURS
 
 METHODS = ["GRPO", "MEL"]
+SMOOTHED_DASHES = [[6, 3], [2, 2]]  # GRPO's smoothed curve dashed, MEL's dotted
 METHOD_SHAPES = {"GRPO": "circle", "MEL": "triangle-up"}
 WIDTH, HEIGHT = 520, 320
 NUDGE = 1.2  # steps: the two methods' error bars side by side, GRPO left of MEL
@@ -110,11 +111,13 @@ def _intervals(base: alt.Chart, colour: alt.Color, fig: dict, xdom, ydom) -> alt
     )
 
 
-def _smoothed(smoothed: pl.DataFrame, x: alt.X, colour: alt.Color, ydom) -> alt.Chart:
-    """Smoothed curves as dashed lines."""
-    return (
-        alt.Chart(smoothed)
-        .mark_line(strokeDash=[5, 3], strokeWidth=1.5)
+def _smoothed(smoothed: pl.DataFrame, x: alt.X, colour: alt.Color, ydom) -> list[alt.Chart]:
+    """Smoothed curves as broken lines, GRPO's dashed and MEL's dotted: apart in greyscale
+    too (no marker on them carries the method). A layer each, the dash a property of its
+    mark, so the legend's symbols stay solid."""
+    return [
+        alt.Chart(smoothed.filter(pl.col("method") == method))
+        .mark_line(strokeWidth=1.5, strokeDash=dash)
         .encode(
             x=x,
             y=alt.Y("smoothed:Q").scale(domain=ydom),
@@ -125,8 +128,10 @@ def _smoothed(smoothed: pl.DataFrame, x: alt.X, colour: alt.Color, ydom) -> alt.
                 tip("smoothed:Q", "Smoothed score", ".3f"),
             ],
         )
-        .properties(name="smoothed")
-    )
+        .properties(name=f"smoothed {method}")
+        for method, dash in zip(METHODS, SMOOTHED_DASHES, strict=True)
+        if (smoothed["method"] == method).any()
+    ]
 
 
 def _domains(fig: dict, points: pl.DataFrame, intervals: bool) -> tuple[list, list]:
@@ -221,7 +226,10 @@ def _added(intervals: bool, smoothed: pl.DataFrame | None) -> list[tuple[str, st
         )
     if smoothed is not None:
         added.append(
-            ("smoothed curves", "dashed: bias-corrected exponential moving average of each curve")
+            (
+                "smoothed curves",
+                "GRPO dashed, MEL dotted: bias-corrected exponential moving average of each curve",
+            )
         )
     return added
 
@@ -269,7 +277,7 @@ def grpo_vs_mel(curves: MethodCurves, *, smoothed: pl.DataFrame | None = None) -
     if intervals:
         layers.append(_intervals(base, colour, fig, xdom, ydom))
     if smoothed is not None:
-        layers.append(_smoothed(smoothed, x, colour, ydom))
+        layers += _smoothed(smoothed, x, colour, ydom)
     return alt.layer(
         *layers,
         _lines(base, x, y, colour),
