@@ -156,7 +156,7 @@ def _series_legend(series: tuple[str, str], has_tokens: bool) -> tuple[alt.Color
     them took a third of the width); the data keep the short names."""
     left, right = series
     if has_tokens:
-        left, right = f"{left} (left axis)", f"{right} (right axis)"
+        left, right = f"{left} (0 to 1, left axis)", f"{right} (tokens, right axis)"
     named = f"datum.label == 'accuracy' ? {json.dumps(left)} : {json.dumps(right)}"
     colour = (
         alt.Color("metric:N")
@@ -287,8 +287,8 @@ def gain_vs_growth(gg: pl.DataFrame) -> alt.LayerChart:
     Returns
     -------
     altair.LayerChart
-        The points and their labels, on axes from 0 reaching at least 32,000 tokens and a gain
-        of 0.25.
+        The points and their labels, on axes from 0 to a little past the largest growth and
+        to a gain of at least 25 points (its axis in percentage points).
 
     Examples
     --------
@@ -299,21 +299,28 @@ def gain_vs_growth(gg: pl.DataFrame) -> alt.LayerChart:
     ['Total@temp_1.0', 'MATH500', 'AIME2024', 'GAOKAO', 'KACYAN']
     """
     pts = gg.filter(pl.col("gain").is_not_null())
-    xdom = [0, max(32000, pts["token_growth"].max() * 1.1)]
+    xdom = [0, pts["token_growth"].max() * 1.15]
     ydom = [0, max(0.25, pts["gain"].max() * 1.2)]
     width, height = plot_size(360, 240)
     pts = with_label_positions(
         pts, "token_growth", "gain", "benchmark", Axis(xdom, width), Axis(ydom, height, flip=True)
     )
-    x = alt.X("token_growth:Q").title("Token length growth over the run").scale(domain=xdom)
-    y = alt.Y("gain:Q").title("Accuracy gain (end - start)").scale(domain=ydom)
+    x = alt.X("token_growth:Q").title("Token length growth over the run (tokens)")
+    x = x.scale(domain=xdom, nice=False)
+    # a gain of accuracies in percentage points (the data keep fractions, as described)
+    y = (
+        alt.Y("gain:Q")
+        .title("Accuracy gain, end - start (percentage points)")
+        .scale(domain=ydom)
+        .axis(labelExpr="format(datum.value * 100, '.0f')")
+    )
     base = alt.Chart(pts)
     points = base.mark_point(filled=True, size=70, color=COLOURS["accuracy"], opacity=1).encode(
         x=x,
         y=y,
         tooltip=[
             tip("benchmark:N", "Benchmark"),
-            tip("gain:Q", "Accuracy gain", "+.2f"),
+            tip("gain:Q", "Accuracy gain (fraction: 0.10 is 10 points)", "+.2f"),
             tip("token_growth:Q", "Token length growth (tokens)", ",.0f"),
         ],
     )
