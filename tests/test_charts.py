@@ -522,7 +522,9 @@ def test_across_papers_spec():
     assert [r["label"] for r in data if r["hollow"]] == ["small internal model, end of RL (Fig 5)"]
     assert layers["hollow"]["transform"] == [{"filter": "datum.hollow"}]
     assert layers["hollow"]["mark"]["fill"] == "white"
-    assert spec["title"]["subtitle"][-1].startswith("Hollow: small internal model, end of RL")
+    subtitle = " ".join(spec["title"]["subtitle"])
+    assert "Hollow: small internal model, end of RL" in subtitle
+    assert "gpt-4-0513 = GPT-4o 0513" in subtitle
     assert {t["field"] for t in points["encoding"]["tooltip"]} >= {"protocol", "source", "note"}
     rule = layers["intervals"]["encoding"]
     assert rule["x"]["field"] == "lo" and rule["x2"]["field"] == "hi"

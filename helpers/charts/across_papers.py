@@ -6,8 +6,11 @@ import altair as alt
 import polars as pl
 
 from helpers.charts._tooltips import tip, with_interval
+from helpers.charts.text_metrics import wrapped
 from helpers.figures.across_papers import KINDS, ByPaper
 from helpers.render.theme import PAPER_COLOURS
+
+WIDTH = 690  # px: the chart's width, model names and plot (its subtitle wraps to it)
 
 LEGEND = {"orient": "bottom", "direction": "horizontal", "titleOrient": "left"}
 ROW_STEP = 15  # pixels per value
@@ -92,12 +95,15 @@ def across_papers(view: ByPaper) -> alt.VConcatChart:
     )
     title = alt.Title(
         f"{view.group}, paper by paper: compare values within a paper, not across",
-        subtitle=[
-            "One panel per paper: its figure as a description reads it, its tables as printed.",
-            "Models, training and protocols differ between papers. "
-            f"Lines: Wilson 95% intervals for {view.n} problems.",
-            *view.notes,
-        ],
+        subtitle=wrapped(
+            [
+                "One panel per paper: its figure as a description reads it, its tables as printed.",
+                "Models, training and protocols differ between papers. "
+                f"Lines: Wilson 95% intervals for {view.n} problems.",
+                *view.notes,
+            ],
+            WIDTH,
+        ),
     )
     # a panel per paper, each with its own rows (a facet with a y scale per panel would fork
     # the data per layer, which Vega-Lite warns about); one x scale for all

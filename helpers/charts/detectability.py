@@ -13,7 +13,8 @@ from helpers.render.theme import RUN_COLOURS, RUN_DASHES, RUN_SHAPES
 SUBTITLE = [
     "line: chance that two runs this far apart on this many problems come out separable at 5%",
     "(unpaired, at the comparison's accuracy); point: the size of the difference the figure shows;",
-    "grey dashed rule: 80% power, where a difference becomes detectable",
+    "grey dashed rule: 80% power, where a difference becomes detectable; lines that lie on one",
+    "another are comparisons on as many problems at about the same accuracy: the same chance",
 ]
 POINTS = "format(datum.value * 100, '.0f')"  # differences in percentage points, unsigned
 

@@ -217,7 +217,28 @@ def by_paper(rows: pl.DataFrame, group: str) -> ByPaper:
         f"Hollow: {label}, {note}."
         for label, note in sub.filter("hollow").select("label", "note").iter_rows()
     ]
+    notes += _named_twice(sub)
     return ByPaper(group, sub, papers, [max(lo, 0), min(hi, 100)], int(sub["n"].max()), notes)
+
+
+def _named_twice(sub: pl.DataFrame) -> list[str]:
+    """A note for the models a figure and its paper's table name differently, both drawn: each
+    keeps the name its source spells (published_values' `matches`), so the pair is said once."""
+    labels = " ".join(sub["label"].to_list())
+    pairs = (
+        data.load("published_values")
+        .filter(pl.col("matches").is_not_null(), pl.col("matches") != pl.col("model"))
+        .select("matches", "model")
+        .unique(maintain_order=True)
+    )
+    both = [
+        f"{shown} = {table}"
+        for shown, table in pairs.iter_rows()
+        if f"{table} (" in labels and shown in sub["label"].to_list()
+    ]
+    if not both:
+        return []
+    return [f"One model, a figure's name and its table's, each as spelled: {', '.join(both)}."]
 
 
 def ends_and_peaks(rows: pl.DataFrame) -> pl.DataFrame:

@@ -76,7 +76,7 @@ PAPER_COLOURS = {
 RUN_COLOURS = [DESCRIBED[c] for c in ("blue", "red", "orange", "green", "purple", "cyan", "olive")]
 # and a dash and a point shape each, in the same order, so runs are told apart in greyscale
 # print too (blue and red are 49 and 56 in lightness, one grey)
-RUN_DASHES = [[1, 0], [6, 3], [2, 2], [8, 2, 2, 2], [4, 4], [1, 3], [10, 4]]
+RUN_DASHES = [[1, 0], [6, 3], [2, 2], [8, 2, 2, 2], [1, 4], [4, 4], [10, 4]]
 RUN_SHAPES = ["circle", "triangle-up", "square", "diamond", "cross", "triangle-down", "wedge"]
 
 FONT = "Liberation Sans, Helvetica, Arial, sans-serif"
