@@ -333,3 +333,19 @@ def test_power_with_seeds_and_from_runs_with_several_samples(tmp_path, capsys):
         stats.paired_t_solve(row["difference_sd"], problems=30, seeds=2, seed_sd=row["seed_sd"]),
         abs=1e-9,
     )
+
+
+def test_a_band_left_out_is_said_in_the_chart_and_how_to_get_it_by_the_command(tmp_path, capsys):
+    """A score log's benchmarks whose sizes are unknown get no band: the chart says why in
+    words (a figure names no command-line option), the command says which option gives one."""
+    from tests.realdata import VAL
+
+    out = tmp_path / "grid.svg"
+    assert main(["plot", str(VAL), "-o", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "note: no interval for codegen__humaneval/openai_humaneval" in said
+    assert "and 12 more: give sizes with --problems NAME=N" in said
+    svg = out.read_text()
+    assert "its number of problems is not in the log" in svg and "--problems" not in svg
+    assert main(["plot", str(VAL), "-o", str(out), "--problems", "math__math/unknown=500"]) == 0
+    assert "and 11 more" in capsys.readouterr().out

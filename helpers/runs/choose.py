@@ -44,7 +44,7 @@ def _band_note(table: pl.DataFrame) -> str:
     if unknown:
         note += ("; " if note else "") + (
             f"no band for {', '.join(unknown[:4])}{' ...' if len(unknown) > 4 else ''}: "
-            "size unknown (--problems NAME=N)"
+            "its number of problems is not in the log"
         )
     if table["k"].is_not_null().any():
         note += (
