@@ -46,10 +46,8 @@ def test_a_long_run_keeps_every_nth_step_with_first_and_last():
     gaps = set(np.diff(steps[:-1]).tolist())
     assert gaps == {16 * 5}  # every 16th logged step: ceil(2999 / 199)
     assert fitted.frame.filter(pl.col("step").is_null()).height == 1  # a run evaluated once
-    assert fitted.notes == [
-        "up to 3,000 steps per line: every 16th drawn, and the last "
-        "(the .csv output holds them all)"
-    ]
+    # said in words a figure can hold (no output option named)
+    assert fitted.notes == ["up to 3,000 steps per line: every 16th drawn, and the last"]
     # the values kept are the logged ones, untouched
     assert kept.join(frame, on=["benchmark", "metric", "step"])["value_right"].equals(
         kept["value"], check_names=False

@@ -185,7 +185,8 @@ def run_grid(
     # table, and no metric name in each); panels picked by number, never by name: a name from
     # someone's log (a quote, a line separator) must not end up inside a Vega expression
     data = _panel_rows(curves, names)
-    look = _grid_look(data, x_title=x_title, y_title=y_title, columns=columns, points=points)
+    shown = min(columns, len(names))  # a grid of one panel is one panel wide
+    look = _grid_look(data, x_title=x_title, y_title=y_title, columns=shown, points=points)
     has_length = data["tokens"].is_not_null().any()
     units = [
         _unit(
@@ -204,6 +205,8 @@ def run_grid(
     # would wrap every word)
     wide = min(columns, len(names)) * (look.width + PANEL_SPACING) + 40
     lines = [subtitle] if isinstance(subtitle, str) else list(subtitle)
+    if len(names) > 1:  # a band's width is read against its own panel's axis
+        lines.append(f"each panel its own {y_title.lower()} axis: read a band against its panel")
     heading = alt.Title(title, subtitle=wrapped([s for s in lines if s], max(wide, WIDTH + 40)))
     return alt.concat(*units, columns=columns, data=data, spacing=PANEL_SPACING, title=heading)
 

@@ -36,9 +36,10 @@ AXES_WIDTH = {False: 46, True: 82}
 
 def panel_width(columns: int, *, two_axes: bool = False) -> int:
     """The widest panel that lets `columns` of them, with their axes, fit FIT_WIDTH (190 px at
-    most: wider panels only stretch the curves)."""
+    most: wider panels only stretch the curves; one panel alone, 400 px, a chart's width)."""
     room = FIT_WIDTH - PANEL_SPACING * (columns - 1)
-    return max(60, min(190, room // max(columns, 1) - AXES_WIDTH[two_axes]))
+    most = 400 if columns == 1 else 190
+    return max(60, min(most, room // max(columns, 1) - AXES_WIDTH[two_axes]))
 
 
 def tidy_curves(curves: pl.DataFrame) -> pl.DataFrame:

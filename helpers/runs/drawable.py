@@ -114,10 +114,7 @@ def thin(
         limit = max(2, limit // 2)
     if stride <= 1:
         return Fitted(frame)
-    note = (
-        f"up to {most_values:,} {what} per {per}: every {ordinal(stride)} drawn, and the last "
-        "(the .csv output holds them all)"
-    )
+    note = f"up to {most_values:,} {what} per {per}: every {ordinal(stride)} drawn, and the last"
     return Fitted(kept, notes=[note])
 
 
