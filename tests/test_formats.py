@@ -636,6 +636,8 @@ def test_mlflow_nested_runs_are_stitched_into_one_curve(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "run 'self_training_full_run'; 3 nested runs stitched by step" in text
     assert "avg_quality_score: validation, size unknown (--problems NAME=N), 3 steps (1-3)" in text
+    # every run's meta.yaml says status 3, FINISHED: the run ended (a watch stops on it)
+    assert readers.load(MLFLOW, mapping={"accuracy": "avg_quality_score"}).ended is True
     (child,) = [
         m.parent
         for m in MLFLOW.rglob("meta.yaml")

@@ -58,6 +58,8 @@ for name in ("grpo", "mel"):
             for step, value in {NESTED}:
                 with mlflow.start_run(run_name=f"eval-{{step}}", nested=True):
                     mlflow.log_metric("val-core/math500/acc/mean_at_4", value, step=step)
+        else:  # mel stops on an error: MLflow marks it FAILED
+            mlflow.end_run(status="FAILED")
 with mlflow.start_run(run_name="deleted") as junk:
     mlflow.log_metric("val-core/math500/acc/mean_at_4", 0.5, step=0)
 mlflow.delete_run(junk.info.run_id)
@@ -219,6 +221,15 @@ def test_mlflow_sqlite_store_is_read_as_logged(mlflow_db):
     assert "run 'grpo'; 2 nested runs stitched by step; '_at_' read as '@' in 2 keys" in notes
     assert "experiment 'rl-math'" in notes and "params (2): lr=1e-06, n_samples=4" in notes
     assert "1 deleted run(s) in the store left out" in notes
+    # how each run ended, as MLflow wrote it: grpo FINISHED, mel FAILED (said so)
+    assert (grpo.ended, mel.ended) == (True, True)
+    assert "the run did not finish (MLflow status FAILED)" in mel.notes
+    assert not any("did not finish" in n for n in grpo.notes)
+    running = _altered(
+        mlflow_db.parent / "running.db", ["UPDATE runs SET status = 'RUNNING'"], mlflow_db
+    )
+    assert [r.ended for r in readers.load_runs(running)] == [False, False]
+    running.unlink()
     one = readers.load(f"{mlflow_db}#mel")
     assert one.scores.equals(mel.scores) and one.run == "mel"
     with pytest.raises(DataError, match=r"the store holds 2 runs \(grpo, mel\)"):
@@ -246,6 +257,9 @@ def test_an_mlflow_file_store_mlflow_writes_is_read_as_logged(tmp_path):
     math500 = grpo.scores.filter(benchmark="math500").sort("step")
     assert math500.select("step", "score").rows() == _expected("grpo", MATH500) + NESTED
     assert mel.tokens.sort("step").select("step", "tokens").rows() == _expected("mel", LENGTH)
+    # meta.yaml's status (MLflow's RunStatus number): grpo FINISHED, mel FAILED
+    assert (grpo.ended, mel.ended) == (True, True)
+    assert "the run did not finish (MLflow status FAILED)" in mel.notes
 
 
 def test_mlflow_sqlite_store_through_the_command_line(mlflow_db, tmp_path, capsys):

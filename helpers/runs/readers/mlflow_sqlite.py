@@ -25,11 +25,11 @@ import polars as pl
 
 from helpers.runs.readers import sqlite
 from helpers.runs.readers.format import Format
-from helpers.runs.readers.mlflow_store import Run, stitch
+from helpers.runs.readers.mlflow_store import Run, ended, stitch
 
 NEEDED = {
     "experiments": {"experiment_id", "name", "lifecycle_stage"},
-    "runs": {"run_uuid", "name", "experiment_id", "lifecycle_stage", "start_time"},
+    "runs": {"run_uuid", "name", "experiment_id", "lifecycle_stage", "start_time", "status"},
     "metrics": {"run_uuid", "key", "value", "timestamp", "step", "is_nan"},
     "tags": {"run_uuid", "key", "value"},
     "params": {"run_uuid", "key", "value"},
@@ -50,7 +50,7 @@ def tables(path: Path) -> list[tuple[Run, pl.DataFrame, list[str]]]:
         what = "MLflow's SQLite store" + (f" (schema {revision[0]})" if revision else "")
         sqlite.require(path, found, NEEDED, what)
         rows = db.execute(
-            "SELECT r.run_uuid, r.name, e.name FROM runs r JOIN experiments e "
+            "SELECT r.run_uuid, r.name, e.name, r.status FROM runs r JOIN experiments e "
             "ON r.experiment_id = e.experiment_id WHERE r.lifecycle_stage = 'active' "
             "AND e.lifecycle_stage = 'active' ORDER BY r.start_time, r.run_uuid"
         ).fetchall()
@@ -76,10 +76,11 @@ def tables(path: Path) -> list[tuple[Run, pl.DataFrame, list[str]]]:
             run_id,
             tags.get(run_id, {}).get("mlflow.runName") or name or run_id,
             tags.get(run_id, {}).get("mlflow.parentRunId"),
+            status=status,
         )
-        for run_id, name, _ in rows
+        for run_id, name, _, status in rows
     ]
-    experiments = {run_id: experiment for run_id, _, experiment in rows}
+    experiments = {run_id: experiment for run_id, _, experiment, _ in rows}
     found_runs = []
     for root, table, said in stitch(every, points):
         notes = [f"{said[0]}; experiment {experiments[root.run_id]!r}"]
@@ -94,7 +95,10 @@ def tables(path: Path) -> list[tuple[Run, pl.DataFrame, list[str]]]:
 
 
 def _runs(path: Path, mapping: dict) -> list:
-    return [(root.name, (root.run_id,), lambda t=t, s=s: (t, s)) for root, t, s in tables(path)]
+    return [
+        (root.name, (root.run_id,), lambda t=t, s=s, r=root: (t, *ended(r, s)))
+        for root, t, s in tables(path)
+    ]
 
 
 FORMAT = Format(

@@ -25,6 +25,10 @@ _RUN_ID = re.compile(r"^run_id:\s*'?([0-9a-f]+)'?\s*$", re.MULTILINE)
 _RUN_NAME = re.compile(r"^run_name:\s*'?(.*?)'?\s*$", re.MULTILINE)
 # a run deleted in MLflow keeps its folder, marked so (until `mlflow gc` moves it out)
 _DELETED = re.compile(r"^lifecycle_stage:\s*'?deleted'?\s*$", re.MULTILINE)
+_STATUS = re.compile(r"^status:\s*'?(\w+)'?\s*$", re.MULTILINE)
+# MLflow's RunStatus: the file store writes the number, the SQLite store the name
+STATUSES = {"1": "RUNNING", "2": "SCHEDULED", "3": "FINISHED", "4": "FAILED", "5": "KILLED"}
+ENDED = {"FINISHED", "FAILED", "KILLED"}
 
 
 @dataclass
@@ -34,6 +38,7 @@ class Run:
     name: str
     parent: str | None
     deleted: bool = False
+    status: str | None = None  # RUNNING, FINISHED, FAILED, KILLED (None: not written)
 
 
 def _tag(run: Path, name: str) -> str | None:
@@ -52,7 +57,9 @@ def run_of(meta: Path) -> Run | None:
     named = _tag(meta.parent, "mlflow.runName") or (_RUN_NAME.search(text) or [None, ""])[1]
     parent = _tag(meta.parent, "mlflow.parentRunId")
     deleted = _DELETED.search(text) is not None
-    return Run(meta.parent, run_id.group(1), named or run_id.group(1), parent, deleted)
+    status = _STATUS.search(text)
+    status = None if status is None else STATUSES.get(status.group(1), status.group(1))
+    return Run(meta.parent, run_id.group(1), named or run_id.group(1), parent, deleted, status)
 
 
 def runs(folder: Path) -> list[Run]:
@@ -158,8 +165,21 @@ def tables(folder: Path) -> list[tuple[Run, pl.DataFrame, list[str]]]:
     return found
 
 
+def ended(root: Run, notes: list[str]) -> tuple[list[str], bool | None]:
+    """Whether MLflow says the run ended (FINISHED, FAILED or KILLED), a run that did not
+    finish said so in its notes; None where its status is not written."""
+    if root.status is None:
+        return notes, None
+    if root.status in ("FAILED", "KILLED"):
+        notes = [*notes, f"the run did not finish (MLflow status {root.status})"]
+    return notes, root.status in ENDED
+
+
 def _runs(path: Path, mapping: dict) -> list:
-    return [(root.name, (root.run_id,), lambda t=t, s=s: (t, s)) for root, t, s in tables(path)]
+    return [
+        (root.name, (root.run_id,), lambda t=t, s=s, r=root: (t, *ended(r, s)))
+        for root, t, s in tables(path)
+    ]
 
 
 FORMAT = Format(
