@@ -124,6 +124,60 @@ def versions() -> None:
     )
 
 
+def show(frame, *, rows: int | None = None, decimals: int | None = None) -> None:
+    """Print a table whole, the one way every notebook prints its tables: every column, every
+    row (or the first `rows`), each text in full, no shape line; floats to `decimals` places
+    where given (else as polars prints them).
+
+    Parameters
+    ----------
+    frame : polars.DataFrame
+        The table.
+    rows : int, optional
+        How many rows, from the top; all by default.
+    decimals : int, optional
+        Decimal places of floating-point columns.
+
+    Returns
+    -------
+    None
+        The table is printed.
+
+    Examples
+    --------
+    >>> import polars as pl, helpers
+    >>> helpers.show(pl.DataFrame({"model": ["a long model name"], "accuracy": [0.52381]}),
+    ...              decimals=3)
+    ┌───────────────────┬──────────┐
+    │ model             ┆ accuracy │
+    │ ---               ┆ ---      │
+    │ str               ┆ f64      │
+    ╞═══════════════════╪══════════╡
+    │ a long model name ┆ 0.524    │
+    └───────────────────┴──────────┘
+    """
+    import polars as pl
+
+    shown = frame if rows is None else frame.head(rows)
+    texts = [
+        len(v)
+        for name, dtype in shown.schema.items()
+        if dtype == pl.String
+        for v in shown[name].drop_nulls().to_list()
+    ]
+    options = {
+        "tbl_rows": max(shown.height, 1),
+        "tbl_cols": max(shown.width, 1),
+        "tbl_width_chars": 10_000,  # never wrapped nor cut: a notebook's output scrolls
+        "fmt_str_lengths": max([*texts, 8]),
+        "tbl_hide_dataframe_shape": True,
+    }
+    if decimals is not None:
+        options["float_precision"] = decimals
+    with pl.Config(**options):
+        print(shown)
+
+
 __all__ = [
     "DataError",
     "field",
@@ -133,5 +187,6 @@ __all__ = [
     "names",
     "resource",
     "setup",
+    "show",
     "versions",
 ]

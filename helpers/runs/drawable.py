@@ -203,7 +203,7 @@ def comparison(c) -> DrawnComparison:
     >>> diffs = steps.with_columns(comparison=pl.lit("b vs a"), benchmark=pl.lit("math"))
     >>> drawn = comparison(Comparison(["a", "b"], "same", curves, diffs, pl.DataFrame()))
     >>> drawn.curves.height, drawn.notes
-    (168, ['up to 500 steps per line: every 3rd drawn, and the last ...'])
+    (168, ['up to 500 steps per line: every 3rd drawn, and the last'])
     """
     shown = panels(c.differences, "benchmark")
     keep = pl.col("benchmark").is_in(shown.order)
