@@ -10,7 +10,7 @@ import polars as pl
 
 from helpers.charts._common import panel_title
 from helpers.charts._tooltips import tip, with_interval
-from helpers.render.theme import COLOURS, RUN_COLOURS, RUN_DASHES, RUN_SHAPES
+from helpers.render.theme import COLOURS, RUN_COLOURS, RUN_SHAPES
 
 # A difference of accuracies is in percentage points: "+28%" would read as a relative gain.
 POINTS = "datum.value == 0 ? '0' : format(datum.value * 100, '+.0f')"  # signed; 0 as 0
@@ -27,18 +27,17 @@ def _run_colour(runs: Sequence[str]) -> alt.Color:
     )
 
 
-def _run_marks(field: str, names: Sequence[str], first: int = 0) -> dict:
-    """A dash and a point shape per run (or comparison), beside its colour: told apart in
-    greyscale print as well. Titled as the colour's legend, so the three make one legend."""
-    n, title = len(names), "run" if field == "run" else "difference"
-    return {
-        "strokeDash": alt.StrokeDash(f"{field}:N")
-        .scale(domain=list(names), range=RUN_DASHES[first : first + n])
-        .legend(title=title, orient="top"),
-        "shape": alt.Shape(f"{field}:N")
-        .scale(domain=list(names), range=RUN_SHAPES[first : first + n])
-        .legend(title=title, orient="top"),
-    }
+def _run_shape(field: str, names: Sequence[str], first: int = 0) -> alt.Shape:
+    """A point shape per run (or comparison), beside its colour, so that runs are told apart
+    in greyscale print too; titled as the colour's legend, so the two make one legend. (A dash
+    per run as well drew each legend symbol with its line's dash around it, a broken
+    triangle: the shapes on every point of a curve are enough.)"""
+    title = "run" if field == "run" else "difference"
+    return (
+        alt.Shape(f"{field}:N")
+        .scale(domain=list(names), range=RUN_SHAPES[first : first + len(names)])
+        .legend(title=title, orient="top")
+    )
 
 
 def _panels(frame: pl.DataFrame, by: str = "benchmark") -> pl.DataFrame:
@@ -85,7 +84,7 @@ def run_curves(
         layers = [
             base.mark_rule(strokeWidth=2).encode(y="lo:Q", y2="hi:Q").properties(name="band"),
             base.mark_point(filled=True, size=80, opacity=1)
-            .encode(y=y, tooltip=tooltip, shape=_run_marks("run", runs)["shape"])
+            .encode(y=y, tooltip=tooltip, shape=_run_shape("run", runs))
             .properties(name="mean"),
         ]
     else:
@@ -123,7 +122,7 @@ def run_curves(
         layers.append(
             base.transform_filter(mean)
             .mark_line(point=alt.OverlayMarkDef(filled=True, size=30))
-            .encode(y=y, tooltip=tooltip, **_run_marks("run", runs))
+            .encode(y=y, tooltip=tooltip, shape=_run_shape("run", runs))
             .properties(name="mean")
         )
     return _facet(alt.layer(*layers, data=data).properties(width=260, height=170), columns)
@@ -199,16 +198,14 @@ def paired_differences(
         .properties(name="unpaired")
     )
     paired = base.mark_rule(strokeWidth=2).encode(y="lo:Q", y2="hi:Q").properties(name="paired")
-    marks = _run_marks("comparison", compared, first=1)
     points = (
         base.mark_point(filled=True, size=50, opacity=1)
-        .encode(y=y, tooltip=tooltip, shape=marks["shape"])
+        .encode(y=y, tooltip=tooltip, shape=_run_shape("comparison", compared, first=1))
         .properties(name="difference")
     )
     layers = [zero, unpaired, paired, points]
     if over_steps:
-        line = base.mark_line(strokeWidth=1).encode(y=y, strokeDash=marks["strokeDash"])
-        layers.insert(3, line.properties(name="line"))
+        layers.insert(3, base.mark_line(strokeWidth=1).encode(y=y).properties(name="line"))
     return _facet(alt.layer(*layers, data=data).properties(width=260, height=170), columns)
 
 
@@ -409,6 +406,22 @@ def _interval_words(differences: pl.DataFrame) -> str:
     return "paired 95% interval (bars), unpaired 95% (light)"
 
 
+def _seed_words(differences: pl.DataFrame) -> list[str]:
+    """Why a bar can be far wider than the light one, where runs have several seeds: the bar
+    counts how the seeds differ, estimated from few of them; the light one counts problems
+    only."""
+    if "seeds_a" not in differences.columns:
+        return []
+    seeds = differences.select(pl.min_horizontal("seeds_a", "seeds_b")).to_series().drop_nulls()
+    if not len(seeds) or seeds.max() < 2:
+        return []
+    return [
+        f"bars count the seeds' spread, known from {int(seeds.min())} seeds a run "
+        "(Satterthwaite's df, as few as 1):",
+        "where the seeds disagree a bar is wide; light bars count problems only",
+    ]
+
+
 def verdict_lines(differences: pl.DataFrame, rewards: bool = False) -> list[str]:
     """Two lines per comparison and benchmark at its last row compared: the difference and
     its interval at the level shown; the adjusted p-value, the verdict in words and the
@@ -492,7 +505,7 @@ def comparison(
         paired_differences(differences, columns=columns, rewards=rewards).properties(
             title=panel_title(
                 f"Difference from the baseline: {_interval_words(differences)}",
-                subtitle=verdict_lines(differences, rewards),
+                subtitle=[*_seed_words(differences), *verdict_lines(differences, rewards)],
             )
         ),
     ]
