@@ -430,7 +430,7 @@ def _samples_chart(
         )
         return chart, every
     summary = summarise.aggregate_samples(lf, where=where)
-    return _steps_chart(summary, nothing, benchmarks, columns, title, said)
+    return _steps_chart(summary, nothing, benchmarks, columns, title, said, named=files[0].stem)
 
 
 def _each_sample_once(samples: pl.DataFrame, where) -> None:
@@ -450,18 +450,23 @@ def _nothing(where, benchmarks) -> DataError:
 
 
 def _steps_chart(
-    summary, nothing, benchmarks, columns, title, notes=()
+    summary, nothing, benchmarks, columns, title, notes=(), *, named: str = ""
 ) -> tuple[object, pl.DataFrame]:
-    """The training grid of a per-sample log's per-step summary; `notes` join the subtitle."""
+    """The training grid of a per-sample log's per-step summary; `notes` join the subtitle.
+    Its title names the run (`named`: its file or folder) and says response length only
+    where the log holds it (a harness that stores no token counts draws none)."""
     if summary.height == 0:
         raise nothing
+    curves = summarise.sample_curves(summary)
+    lengths = curves.filter(pl.col("metric") == "token length")["value"].is_not_null().any()
+    what = "accuracy and response length" if lengths else "accuracy"
     chart = _grid(
-        summarise.sample_curves(summary),
+        curves,
         list(benchmarks) if benchmarks else None,
         ["bands: Wilson 95% intervals over problems", *notes]
         if notes
         else "bands: Wilson 95% intervals over problems",
-        title=title or "Accuracy and response length by step",
+        title=title or (f"{named}: {what} by step" if named else f"{what.capitalize()} by step"),
         x_title="Step",
         columns=columns,
     )
@@ -503,4 +508,5 @@ def _spark_chart(files, benchmarks, columns, title) -> tuple[object, pl.DataFram
     if benchmarks:
         frame = frame.filter(frame["benchmark"].isin(list(benchmarks)))
     summary = summarise.aggregate_samples(frame, engine="spark", where=files[0])
-    return _steps_chart(summary, _nothing(files[0], benchmarks), benchmarks, columns, title)
+    nothing = _nothing(files[0], benchmarks)
+    return _steps_chart(summary, nothing, benchmarks, columns, title, named=Path(files[0]).stem)
