@@ -247,6 +247,9 @@ def _grid_look(
     x = alt.X("iteration:Q").scale(
         domain=[float(steps.min()), float(steps.max())] if steps.len() else None, nice=False
     )
+    few = steps.unique().sort().to_list()
+    # steps are whole: a few are each ticked (three tick 1, 2, 3, not 1.0, 1.5, ...)
+    x = x.axis(values=few, format="d") if 1 < len(few) <= 8 else x.axis(tickMinStep=1)
     acc_format = ".0%" if y_title == "Accuracy" else "~g"
     blue, orange = COLOURS["accuracy"], COLOURS["token length"]
     tips = curve_tips(x_title)

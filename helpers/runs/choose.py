@@ -356,7 +356,11 @@ def _scores_chart(runs, files, benchmarks, columns, title, named) -> tuple[objec
             ],
         )
         return chart, table
+    # a column mapped as the score (--map accuracy=...) may be any 0-1 measure: it is named
+    # by its panel, drawn as logged (not in percent) and not called accuracy
+    mapped = all(r.mapped for r in runs if r.scores is not None)
     what = "training score (on training batches)" if training else "accuracy"
+    what = "score" if mapped and not training else what
     has_tokens = "tokens" in table.columns
     band = (
         "training scores: no band (the log does not say how many prompts a batch held)"
@@ -381,7 +385,7 @@ def _scores_chart(runs, files, benchmarks, columns, title, named) -> tuple[objec
         f"{' and response length' if has_tokens else ''} by step",
         x_title="Step",
         columns=columns,
-        y_title="Training score" if training else "Accuracy",
+        y_title="Training score" if training else "Score" if mapped else "Accuracy",
     )
     return chart, table
 
@@ -460,12 +464,14 @@ def _steps_chart(
     curves = summarise.sample_curves(summary)
     lengths = curves.filter(pl.col("metric") == "token length")["value"].is_not_null().any()
     what = "accuracy and response length" if lengths else "accuracy"
+    sizes = summary.group_by("benchmark", maintain_order=True).agg(pl.col("problems").max())
+    counted = ", ".join(f"{b} {n}" for b, n in sizes.head(6).iter_rows())
+    counted += " ..." if sizes.height > 6 else ""
+    band = f"bands: Wilson 95% intervals over each benchmark's problems ({counted})"
     chart = _grid(
         curves,
         list(benchmarks) if benchmarks else None,
-        ["bands: Wilson 95% intervals over problems", *notes]
-        if notes
-        else "bands: Wilson 95% intervals over problems",
+        [band, *notes],
         title=title or (f"{named}: {what} by step" if named else f"{what.capitalize()} by step"),
         x_title="Step",
         columns=columns,
