@@ -87,17 +87,23 @@ def index_axis(categories: Sequence[str], title: str, pad: float) -> tuple[alt.X
 
 
 def heading(
-    fig: dict, added: Sequence[tuple[str, str]] = (), *, centred: bool = False
+    fig: dict,
+    added: Sequence[tuple[str, str]] = (),
+    *,
+    centred: bool = False,
+    notes: Sequence[str] = (),
 ) -> str | alt.Title:
     """The described figure's title; a variant that adds marks to it gets a title of its own
     naming them (so no two charts share a title) and a subtitle line saying what each mark is.
     `added` holds (name for the title, the subtitle's line or lines) per addition; `centred`
     where the description puts the title at the top centre (the theme's titles start at the
-    left)."""
+    left); `notes`, subtitle lines every variant carries (what the drawn marks are)."""
     anchor = {"anchor": "middle"} if centred else {}
     if not added:
+        if notes:
+            return alt.Title(fig["title"], subtitle=list(notes), **anchor)
         return alt.Title(fig["title"], **anchor) if centred else fig["title"]
     names = [name for name, _ in added]
     what = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     lines = [line for _, said in added for line in ([said] if isinstance(said, str) else said)]
-    return alt.Title(f"{fig['title']}, with {what}", subtitle=lines, **anchor)
+    return alt.Title(f"{fig['title']}, with {what}", subtitle=[*notes, *lines], **anchor)

@@ -13,6 +13,9 @@ from helpers.figures.grpo_vs_mel import MethodCurves
 from helpers.render.theme import COLOURS
 
 METHODS = ["GRPO", "MEL"]
+# what every variant's points and lines are (a reader may take each vertex for a logged
+# evaluation and each segment for the curve between)
+READINGS = "points: the description's approximate readings; straight segments join them"
 SMOOTHED_DASHES = [[6, 3], [2, 2]]  # GRPO's smoothed curve dashed, MEL's dotted
 METHOD_SHAPES = {"GRPO": "circle", "MEL": "triangle-up"}
 WIDTH, HEIGHT = 520, 320
@@ -285,7 +288,7 @@ def grpo_vs_mel(curves: MethodCurves, *, smoothed: pl.DataFrame | None = None) -
         *_peak_labels(peaks, colour, xdom, ydom),
         _stated_labels(stated, colour, xdom, ydom),
     ).properties(
-        title=heading(fig, _added(intervals, smoothed), centred=True),
+        title=heading(fig, _added(intervals, smoothed), centred=True, notes=[READINGS]),
         width=plot_size(WIDTH, HEIGHT)[0],
         height=plot_size(WIDTH, HEIGHT)[1],
     )

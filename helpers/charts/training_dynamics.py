@@ -12,6 +12,7 @@ import polars as pl
 from helpers.charts._common import plot_size, redrawable
 from helpers.charts._tooltips import tip, with_interval
 from helpers.charts.labels import Axis, text_layers, with_label_positions
+from helpers.charts.text_metrics import wrapped
 from helpers.render.theme import COLOURS
 
 CURVE_COLUMNS = {
@@ -274,6 +275,18 @@ def _numbered(curves: pl.DataFrame, order: Sequence[str] | None) -> pl.DataFrame
     )
 
 
+def _left_out(ranged: list[str]) -> list[str]:
+    """The subtitle naming the benchmarks a gain chart leaves out: described by a range only,
+    they have no start and end to take a gain from."""
+    if not ranged:
+        return []
+    n = len(ranged)
+    return [
+        f"{n} benchmark{'s' * (n > 1)} left out, described by a range only (no start and end): "
+        + ", ".join(ranged)
+    ]
+
+
 @redrawable
 def gain_vs_growth(gg: pl.DataFrame) -> alt.LayerChart:
     """001 analysis: accuracy gain against token-length growth, one labelled point per benchmark
@@ -329,5 +342,10 @@ def gain_vs_growth(gg: pl.DataFrame) -> alt.LayerChart:
     return alt.layer(points, *labels).properties(
         width=width,
         height=height,
-        title="Accuracy gain against token-length growth (as described)",
+        title=alt.Title(
+            "Accuracy gain against token-length growth (as described)",
+            subtitle=wrapped(
+                _left_out(gg.filter(pl.col("gain").is_null())["benchmark"].to_list()), width + 60
+            ),
+        ),
     )
