@@ -19,7 +19,7 @@ PANEL_TITLE = 13
 def panel_title(text: str, **options) -> alt.Title:
     """The title of one panel of a figure (a plot in a concatenation), set below the figure's
     own title in size; `options` as `alt.Title`'s (a subtitle, an anchor)."""
-    return alt.Title(text, fontSize=PANEL_TITLE, **options)
+    return alt.Title(text, fontSize=PANEL_TITLE, fontWeight="normal", **options)
 
 
 # how much wider and taller every plot is drawn than its function says (1, 1 on a screen; set
