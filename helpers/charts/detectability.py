@@ -112,7 +112,7 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
         alt.layer(lines, threshold, points, data=rows)
         .properties(width=300, height=200)
         .facet(alt.Facet("panel:N").title(None).sort(order), columns=columns)
-        .resolve_axis(x="independent")  # each panel its own x axis (not one under an empty cell)
+        .resolve_scale(x="independent")  # each panel its own x axis, spanning its own curves
         .properties(
             title=alt.Title(
                 "Could the benchmark see it? Power against difference", subtitle=SUBTITLE

@@ -118,7 +118,9 @@ def gaps(alpha: float = 0.05, power: float = 0.8) -> pl.DataFrame:
 def power_curves(table: pl.DataFrame) -> pl.DataFrame:
     """Power against difference for each row of `gaps()`, at that row's size and accuracy:
     every quarter point up to 5 points (where 5,000 problems' curve rises), every point up to
-    40 beyond.
+    40 beyond, each curve ending where it has stayed at 99.9% for a while (a quarter past
+    where it got there) or past its figure's difference, whichever is further: a panel's
+    axis spans what its curves do, not 40 points of a flat line.
 
     Parameters
     ----------
@@ -130,29 +132,33 @@ def power_curves(table: pl.DataFrame) -> pl.DataFrame:
     -------
     polars.DataFrame
         Columns document, figure, panel, benchmark, problems, comparison, difference (a
-        fraction) and power (unpaired, at 5%), 56 rows per row of `table`.
+        fraction) and power (unpaired, at 5%), up to 56 rows per row of `table`.
 
     Examples
     --------
     >>> curves = power_curves(gaps().head(1))  # 000 on MATH500: 500 problems, accuracy 0.945
     >>> curves.height, round(curves.filter(difference=0.05)["power"].item(), 3)
-    (56, 0.934)
+    (26, 0.934)
     """
     grid = [i / 400 for i in range(20)] + [i / 100 for i in range(5, 41)]
-    rows = [
-        {
-            "document": r["document"],
-            "figure": r["figure"],
-            "panel": r["panel"],
-            "benchmark": r["benchmark"],
-            "problems": r["problems"],
-            "comparison": r["comparison"],
-            "difference": d,
-            "power": stats.unpaired_power(
-                r["problems"], (r["accuracy_a"] + r["accuracy_b"]) / 2, d
-            ),
-        }
-        for r in table.iter_rows(named=True)
-        for d in grid
-    ]
+    rows = []
+    for r in table.iter_rows(named=True):
+        near = (r["accuracy_a"] + r["accuracy_b"]) / 2
+        power = [stats.unpaired_power(r["problems"], near, d) for d in grid]
+        flat = next((d for d, p in zip(grid, power, strict=True) if p >= 0.999), grid[-1])
+        reach = max(flat * 1.25, abs(r["difference"]) * 1.25)
+        rows += [
+            {
+                "document": r["document"],
+                "figure": r["figure"],
+                "panel": r["panel"],
+                "benchmark": r["benchmark"],
+                "problems": r["problems"],
+                "comparison": r["comparison"],
+                "difference": d,
+                "power": p,
+            }
+            for d, p in zip(grid, power, strict=True)
+            if d <= reach + 1e-12
+        ]
     return pl.DataFrame(rows)
