@@ -38,7 +38,8 @@ def _band_note(table: pl.DataFrame) -> str:
         table = table.filter(pl.col("averages").is_null())
     table = table.filter(~pl.col("benchmark").str.ends_with(score_logs.TRAINING))  # said apart
     sizes = table.group_by("benchmark", maintain_order=True).agg(pl.col("problems").first())
-    known = [f"{b} {n}" for b, n in sizes.iter_rows() if n is not None]
+    # a benchmark and its count joined by a no-break space: a wrapped subtitle keeps them together
+    known = [f"{b}\u00a0{n}" for b, n in sizes.iter_rows() if n is not None]
     unknown = [b for b, n in sizes.iter_rows() if n is None]
     note = f"bands: Wilson 95% over each benchmark's problems ({', '.join(known)})" if known else ""
     if unknown:
@@ -465,7 +466,7 @@ def _steps_chart(
     lengths = curves.filter(pl.col("metric") == "token length")["value"].is_not_null().any()
     what = "accuracy and response length" if lengths else "accuracy"
     sizes = summary.group_by("benchmark", maintain_order=True).agg(pl.col("problems").max())
-    counted = ", ".join(f"{b} {n}" for b, n in sizes.head(6).iter_rows())
+    counted = ", ".join(f"{b}\u00a0{n}" for b, n in sizes.head(6).iter_rows())
     counted += " ..." if sizes.height > 6 else ""
     band = f"bands: Wilson 95% intervals over each benchmark's problems ({counted})"
     chart = _grid(
