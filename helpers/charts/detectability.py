@@ -48,21 +48,14 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
     ['AIME2024 / AIME24 (30 problems)', 'MATH500 (500 problems)', 'MATH (5,000 problems)']
     """
     figures = gaps.sort("document")["figure"].unique(maintain_order=True).to_list()  # as numbered
-    colour = (
-        alt.Color("figure:N")
-        .title("Figure")
-        .scale(domain=figures, range=RUN_COLOURS[: len(figures)])
-    )
     # one legend: each figure's colour, dash and shape together
-    dash = (
-        alt.StrokeDash("figure:N")
-        .title("Figure")
-        .scale(domain=figures, range=RUN_DASHES[: len(figures)])
-    )
-    shape = (
-        alt.Shape("figure:N")
-        .title("Figure")
-        .scale(domain=figures, range=RUN_SHAPES[: len(figures)])
+    colour, dash, shape = (
+        channel("figure:N").title("Figure").scale(domain=figures, range=values[: len(figures)])
+        for channel, values in (
+            (alt.Color, RUN_COLOURS),
+            (alt.StrokeDash, RUN_DASHES),
+            (alt.Shape, RUN_SHAPES),
+        )
     )
     x = (
         alt.X("difference:Q")
