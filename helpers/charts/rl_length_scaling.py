@@ -77,10 +77,18 @@ def _frontier(front: pl.DataFrame, x: alt.X, y: alt.Y) -> alt.Chart:
 
 
 def _published(pub: pl.DataFrame, x: alt.X, y: alt.Y) -> alt.Chart:
-    """Published values as black crosses."""
+    """Published values as black crosses of two thin strokes (a "+"), drawn over the points
+    they sit on: a filled cross hid a point read at the same value; this one lets it show."""
     return (
         alt.Chart(pub)
-        .mark_point(shape="cross", size=90, color=COLOURS["published"], filled=True)
+        .mark_point(
+            shape="M-1,0L1,0M0,-1L0,1",
+            size=160,
+            color=COLOURS["published"],
+            filled=False,
+            strokeWidth=1.6,
+            opacity=1,
+        )
         .encode(
             x=x,
             y=y,
