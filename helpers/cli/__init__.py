@@ -29,7 +29,7 @@ from helpers.cli.shared import (
 )
 from helpers.errors import DataError
 from helpers.io import FORMATS, write_text_atomic
-from helpers.runs.choose import fitting
+from helpers.runs.choose import fitting, unsized
 from helpers.runs.describe import describe
 from helpers.runs.inputs import location
 
@@ -192,9 +192,9 @@ def _run(args, loaded: dict) -> int:
             runs=args.runs,
             loaded=loaded,
         )
-        unsized = _unsized(table)
-        if unsized:  # the chart says there is no band; the command says how to get one
-            some = ", ".join(unsized[:3]) + (f" and {len(unsized) - 3} more" if unsized[3:] else "")
+        bare = unsized(table)
+        if bare:  # the chart says there is no band; the command says how to get one
+            some = ", ".join(bare[:3]) + (f" and {len(bare) - 3} more" if bare[3:] else "")
             print(f"note: no interval for {some}: give sizes with --problems NAME=N")
     write_output(out, make, table, appendix, args)
     print(f"wrote {out}")
@@ -238,25 +238,6 @@ def _results(args, out: Path) -> int:
     for path in written:
         print(f"wrote {path}")
     return 0
-
-
-def _unsized(table) -> list[str]:
-    """The benchmarks of a score log whose number of problems is not known (no interval)."""
-    import polars as pl
-
-    from helpers.runs import score_logs
-
-    if not {"problems", "benchmark"} <= set(table.columns) or "samples" in table.columns:
-        return []
-    said_apart = (score_logs.TRAINING, score_logs.MEAN_OF)  # their notes say why
-    rows = table.group_by("benchmark", maintain_order=True).agg(
-        sized=pl.col("problems").is_not_null().any()
-    )
-    return [
-        b
-        for b, sized in rows.iter_rows()
-        if not sized and not (b.endswith(said_apart[0]) or b.startswith(said_apart[1]))
-    ]
 
 
 def _write_text(out: Path, text: str) -> None:

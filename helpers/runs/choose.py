@@ -31,17 +31,42 @@ def _samples(runs: list, benchmarks) -> pl.LazyFrame:
     return lf.filter(pl.col("benchmark").is_in(list(benchmarks))) if benchmarks else lf
 
 
+def _sizes(table: pl.DataFrame) -> pl.DataFrame:
+    """Each benchmark of a score log and its number of problems (null: not in the log), the
+    benchmarks' mean and training scores left out (their own notes say theirs)."""
+    if "averages" in table.columns:
+        table = table.filter(pl.col("averages").is_null())
+    table = table.filter(~pl.col("benchmark").str.ends_with(score_logs.TRAINING))
+    return table.group_by("benchmark", maintain_order=True).agg(pl.col("problems").first())
+
+
+def _counted(sizes: pl.DataFrame, most: int | None = None) -> str:
+    """'AIME24 30, AMC23 40' from (benchmark, problems) rows, the first `most` of them; each
+    name and count joined by a no-break space, which a wrapped subtitle keeps together."""
+    kept = sizes if most is None else sizes.head(most)
+    shown = ", ".join(f"{b}\u00a0{n}" for b, n in kept.iter_rows())
+    return shown + (" ..." if kept.height < sizes.height else "")
+
+
+def unsized(table: pl.DataFrame) -> list[str]:
+    """The benchmarks a score log's chart draws with no band, their number of problems not in
+    the log (what `fitting` returned as the table; none for other tables)."""
+    if not {"benchmark", "problems", "k"} <= set(table.columns) or "samples" in table.columns:
+        return []
+    return [b for b, n in _sizes(table).iter_rows() if n is None]
+
+
 def _band_note(table: pl.DataFrame) -> str:
     """What the bands of a score log are, and where there is none (the benchmarks' mean has
     its own note: `score_logs.mean_note`)."""
-    if "averages" in table.columns:
-        table = table.filter(pl.col("averages").is_null())
-    table = table.filter(~pl.col("benchmark").str.ends_with(score_logs.TRAINING))  # said apart
-    sizes = table.group_by("benchmark", maintain_order=True).agg(pl.col("problems").first())
-    # a benchmark and its count joined by a no-break space: a wrapped subtitle keeps them together
-    known = [f"{b}\u00a0{n}" for b, n in sizes.iter_rows() if n is not None]
+    sizes = _sizes(table)
+    known = sizes.filter(pl.col("problems").is_not_null())
     unknown = [b for b, n in sizes.iter_rows() if n is None]
-    note = f"bands: Wilson 95% over each benchmark's problems ({', '.join(known)})" if known else ""
+    note = (
+        f"bands: Wilson 95% over each benchmark's problems ({_counted(known)})"
+        if known.height
+        else ""
+    )
     if unknown:
         note += ("; " if note else "") + (
             f"no band for {', '.join(unknown[:4])}{' ...' if len(unknown) > 4 else ''}: "
@@ -466,9 +491,7 @@ def _steps_chart(
     lengths = curves.filter(pl.col("metric") == "token length")["value"].is_not_null().any()
     what = "accuracy and response length" if lengths else "accuracy"
     sizes = summary.group_by("benchmark", maintain_order=True).agg(pl.col("problems").max())
-    counted = ", ".join(f"{b}\u00a0{n}" for b, n in sizes.head(6).iter_rows())
-    counted += " ..." if sizes.height > 6 else ""
-    band = f"bands: Wilson 95% intervals over each benchmark's problems ({counted})"
+    band = f"bands: Wilson 95% intervals over each benchmark's problems ({_counted(sizes, 6)})"
     chart = _grid(
         curves,
         list(benchmarks) if benchmarks else None,

@@ -13,7 +13,7 @@ from helpers.runs.readers import prime_rl_traces
 from helpers.runs.readers._common import files_in
 from helpers.runs.readers.detect import detect
 from helpers.runs.readers.format import Where
-from helpers.runs.readers.loaded import SCORE_COLUMNS, Loaded
+from helpers.runs.readers.loaded import SCORE_COLUMNS, Loaded, decoding_alike
 from helpers.runs.readers.registry import BESIDE, PER_SAMPLE, RESULTS, get
 from helpers.runs.readers.stated import checked
 from helpers.runs.readers.tables import SAMPLE_COLUMNS, scan_samples, scan_table
@@ -85,9 +85,7 @@ def combine(path: Path, loaded: list[Loaded]) -> Loaded:
     if per_sample and scored:
         raise DataError(path, "logs of one kind (per-sample or scores) in the folder", got=kinds)
     notes = [f"{len(loaded)} files: {', '.join(kinds)}"]
-    # the decoding settings every file states alike (one file that says nothing: none)
-    first = loaded[0].decoding
-    decoding = {k: v for k, v in first.items() if all(x.decoding.get(k) == v for x in loaded)}
+    decoding = decoding_alike([x.decoding for x in loaded])
     if per_sample:
         samples = pl.concat([x.samples for x in per_sample])
         texts = [t for x in per_sample for t in x.texts]

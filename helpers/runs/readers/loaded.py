@@ -67,6 +67,14 @@ DECODING_KEYS = {  # a log's name for a decoding setting -> ours
 }
 
 
+def decoding_alike(settings: list[dict[str, float]]) -> dict[str, float]:
+    """The decoding settings that every one of `settings` states alike (one that states none
+    leaves none): those of a run read from several files, or tasks."""
+    if not settings:
+        return {}
+    return {k: v for k, v in settings[0].items() if all(s.get(k) == v for s in settings)}
+
+
 def decoding_of(*configs: object) -> dict[str, float]:
     """The decoding settings in generation configs (later ones win): temperature, top_p and
     max_tokens where given as numbers, under the names logs use for them."""

@@ -25,7 +25,7 @@ import polars as pl
 
 from helpers.runs.readers import sqlite
 from helpers.runs.readers.format import Format
-from helpers.runs.readers.mlflow_store import Run, ended, stitch
+from helpers.runs.readers.mlflow_store import Run, listed, stitch
 
 NEEDED = {
     "experiments": {"experiment_id", "name", "lifecycle_stage"},
@@ -95,10 +95,7 @@ def tables(path: Path) -> list[tuple[Run, pl.DataFrame, list[str]]]:
 
 
 def _runs(path: Path, mapping: dict) -> list:
-    return [
-        (root.name, (root.run_id,), lambda t=t, s=s, r=root: (t, *ended(r, s)))
-        for root, t, s in tables(path)
-    ]
+    return listed(tables(path))
 
 
 FORMAT = Format(

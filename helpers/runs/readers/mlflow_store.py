@@ -175,11 +175,17 @@ def ended(root: Run, notes: list[str]) -> tuple[list[str], bool | None]:
     return notes, root.status in ENDED
 
 
-def _runs(path: Path, mapping: dict) -> list:
+def listed(found: list[tuple[Run, pl.DataFrame, list[str]]]) -> list:
+    """An MLflow store's runs (`tables`' answer) as a tracker's store lists them: each run's
+    name, its id, and what reading it gives (its table, its notes, whether it ended)."""
     return [
         (root.name, (root.run_id,), lambda t=t, s=s, r=root: (t, *ended(r, s)))
-        for root, t, s in tables(path)
+        for root, t, s in found
     ]
+
+
+def _runs(path: Path, mapping: dict) -> list:
+    return listed(tables(path))
 
 
 FORMAT = Format(

@@ -14,7 +14,7 @@ from helpers import benchmark_sizes
 from helpers.errors import DataError
 from helpers.runs.readers._common import read_document
 from helpers.runs.readers.format import Format, Where
-from helpers.runs.readers.loaded import Loaded, decoding_of, scores_frame
+from helpers.runs.readers.loaded import Loaded, decoding_alike, decoding_of, scores_frame
 
 # preferred metric names, in order, where a task logs several
 PREFERRED = ("exact_match", "extractive_match", "acc", "accuracy", "pass@1", "math_pass@1")
@@ -64,12 +64,13 @@ def _check_fraction(path: Path, task: str, metric: str, value: float) -> None:
 
 
 def _tasks(
-    path: Path, metric: str | None, size, where: str, name=lambda task: task
+    path: Path, metric: str | None, size, where: str, name=lambda task: task, doc=None
 ) -> pl.DataFrame:
     """Each task's score in a results file; `size(doc, task)` is what the file says of the
     task's problems (None where it does not; a positive whole number where it does, read
-    from the section `where`), `name(task)` the benchmark's name."""
-    doc = load_json(path)
+    from the section `where`), `name(task)` the benchmark's name; `doc`: the file, parsed
+    already (else it is read)."""
+    doc = load_json(path) if doc is None else doc
     results = doc.get("results") if isinstance(doc, dict) else None
     if not isinstance(results, dict) or not results:
         raise DataError(path, "a 'results' object with a score per task", column="results")
@@ -97,21 +98,24 @@ def _entry(doc: dict, section: str, task: str) -> dict:
     return entry if isinstance(entry, dict) else {}
 
 
-def read_lm_eval_results(path: str | Path, metric: str | None = None) -> pl.DataFrame:
+def read_lm_eval_results(path: str | Path, metric: str | None = None, *, doc=None) -> pl.DataFrame:
     """lm-evaluation-harness results: benchmark (task), score, problems (n-samples
-    'effective'), metric."""
+    'effective'), metric. `doc`: the file, parsed already."""
     return _tasks(
         Path(path),
         metric,
         lambda doc, task: _entry(doc, "n-samples", task).get("effective"),
         "n-samples",
+        doc=doc,
     )
 
 
-def read_lighteval_results(path: str | Path, metric: str | None = None) -> pl.DataFrame:
+def read_lighteval_results(
+    path: str | Path, metric: str | None = None, *, doc=None
+) -> pl.DataFrame:
     """lighteval results: benchmark (the task's name, `suite|task|shots` -> task), score,
     problems (truncated + non-truncated samples in `summary_tasks`), metric. The 'all'
-    average is left out."""
+    average is left out. `doc`: the file, parsed already."""
 
     def size(doc, task):
         s = _entry(doc, "summary_tasks", task)
@@ -123,7 +127,7 @@ def read_lighteval_results(path: str | Path, metric: str | None = None) -> pl.Da
     def name(task):
         return task.split("|")[1] if task.count("|") >= 2 else task
 
-    return _tasks(Path(path), metric, size, "summary_tasks", name)
+    return _tasks(Path(path), metric, size, "summary_tasks", name, doc=doc)
 
 
 def read_qwen_math_metrics(path: str | Path, benchmark: str) -> pl.DataFrame:
@@ -141,11 +145,10 @@ def read_qwen_math_metrics(path: str | Path, benchmark: str) -> pl.DataFrame:
 # ---- the formats ------------------------------------------------------------------------------
 
 
-def lm_eval_decoding(path: Path) -> dict[str, float]:
-    """The generation settings an lm-evaluation-harness results file states for every task
-    alike (`configs.<task>.generation_kwargs`); `do_sample: false` is greedy decoding, which
-    is temperature 0 whatever temperature is written beside it."""
-    doc = load_json(path)
+def lm_eval_decoding(doc: object) -> dict[str, float]:
+    """The generation settings an lm-evaluation-harness results file (parsed) states for every
+    task alike (`configs.<task>.generation_kwargs`); `do_sample: false` is greedy decoding,
+    which is temperature 0 whatever temperature is written beside it."""
     configs = doc.get("configs") if isinstance(doc, dict) else None
     if not isinstance(configs, dict) or not configs:
         return {}
@@ -156,14 +159,16 @@ def lm_eval_decoding(path: Path) -> dict[str, float]:
         if isinstance(kwargs, dict) and kwargs.get("do_sample") is False:
             settings["temperature"] = 0.0
         each.append(settings)
-    return {k: v for k, v in each[0].items() if all(s.get(k) == v for s in each)}
+    return decoding_alike(each)
 
 
 def _read_results(path: Path, where: Where) -> Loaded:
-    read = read_lm_eval_results if where.kind == "lm-eval-results" else read_lighteval_results
-    rows = read(path, where.metric)
+    lm_eval = where.kind == "lm-eval-results"
+    read = read_lm_eval_results if lm_eval else read_lighteval_results
+    doc = load_json(path)  # once: for the scores and the decoding settings
+    rows = read(path, where.metric, doc=doc)
     notes = [f"{r['benchmark']}: {r['metric']}" for r in rows.iter_rows(named=True)]
-    decoding = lm_eval_decoding(path) if where.kind == "lm-eval-results" else {}
+    decoding = lm_eval_decoding(doc) if lm_eval else {}
     scores = scores_frame(rows, where.step)
     return Loaded(path, where.kind, scores=scores, notes=notes, decoding=decoding)
 
