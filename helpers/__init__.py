@@ -96,10 +96,8 @@ def save(chart, path, *, size=None):
         raise DataError(path, "a .pdf output for a size (it sets a PDF's page)", got=path.suffix)
     redraw = getattr(chart, "redraw", None)  # a chart whose labels are placed for its size
     if redraw is not None:
-        return export.save(
-            chart.to_dict(), path, size=size, redraw=lambda a, d: redraw(a, d).to_dict()
-        )
-    return export.save(chart.to_dict(), path, size=size)
+        redraw = lambda across, down, again=redraw: again(across, down).to_dict()  # noqa: E731
+    return export.save(chart.to_dict(), path, size=size, redraw=redraw)
 
 
 def versions() -> None:

@@ -238,11 +238,12 @@ def problem_flips(
     benchmark (and per comparison, where there are several); `rewards`: mean rewards."""
     measure = "mean reward" if rewards else "accuracy"
     several = problems["comparison"].n_unique() > 1
+    better = _better(runs)
     data = problems.sort("benchmark", "comparison", "rank").with_columns(
         where=pl.format("{}: {}", "benchmark", "comparison") if several else pl.col("benchmark"),
         better=pl.when(pl.col("difference") > 0)
-        .then(pl.lit(_better(runs)[0]))
-        .otherwise(pl.lit(_better(runs)[1])),
+        .then(pl.lit(better[0]))
+        .otherwise(pl.lit(better[1])),
     )
     texts = [  # where the logs hold them
         c
@@ -271,7 +272,7 @@ def problem_flips(
     }
     colour = (
         alt.Color("better:N")
-        .scale(domain=list(_better(runs)), range=RUN_COLOURS[1::-1])
+        .scale(domain=list(better), range=RUN_COLOURS[1::-1])
         .legend(title=None, orient="top")
     )
     x = alt.X("rank:Q").title("Problems that differ, largest gain first").axis(tickMinStep=1)
@@ -314,14 +315,15 @@ def flip_counts(
     its accuracy, in percentage points) and coloured by which run did better: for panels with
     too many problems to draw one by one. One panel per benchmark (and comparison)."""
     several = counts["comparison"].n_unique() > 1
+    better = _better(runs)
     data = _panels(
         counts.with_columns(
             where=pl.format("{}: {}", "benchmark", "comparison")
             if several
             else pl.col("benchmark"),
             better=pl.when(pl.col("difference") > 0)
-            .then(pl.lit(_better(runs)[0]))
-            .otherwise(pl.lit(_better(runs)[1])),
+            .then(pl.lit(better[0]))
+            .otherwise(pl.lit(better[1])),
             moved=pl.col("difference").round(3)
             if rewards
             else (pl.col("difference") * 100).round(1),
@@ -330,7 +332,7 @@ def flip_counts(
     )
     colour = (
         alt.Color("better:N")
-        .scale(domain=list(_better(runs)), range=RUN_COLOURS[1::-1])
+        .scale(domain=list(better), range=RUN_COLOURS[1::-1])
         .legend(title=None, orient="top")
     )
     x = (
@@ -527,6 +529,6 @@ def comparison(
         parts.append(_no_flips())
     return (
         alt.vconcat(*parts)
-        .resolve_scale(color="independent", shape="independent", strokeDash="independent")
+        .resolve_scale(color="independent", shape="independent")
         .properties(title=alt.Title(title, subtitle=subtitle))
     )

@@ -116,12 +116,12 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
 
 def power_against_difference(
     curves: pl.DataFrame, marks: pl.DataFrame, *, power: float, title: str, subtitle: list[str],
-    unit: str = "percentage points", columns: int = 2,
+    unit: str = "percentage points", by_panel: bool = False, columns: int = 2,
 ) -> alt.FacetChart:  # fmt: skip
     """`power`'s chart: the chance of telling two runs apart against how far apart they are,
     a line per design (or a panel per benchmark of two runs), a dashed rule at the power asked
-    for, and on each line the smallest detectable difference (circle) and the difference asked
-    for or observed (diamond).
+    for, and on each line the smallest detectable difference (circle), the difference asked
+    for (diamond) and the one observed (square).
 
     Parameters
     ----------
@@ -129,20 +129,23 @@ def power_against_difference(
         Columns series, difference (in `unit`) and power (`runs.power_curves`).
     marks : polars.DataFrame
         Columns series, point ("smallest detectable", "asked" or "observed"), difference and
-        power (and panel, as `curves`).
+        power.
     power : float
         The power asked for (the rule).
     title, subtitle : str, list of str
         What the chart is of, and how.
     unit : str
         The differences' unit, for the x axis.
+    by_panel : bool
+        A panel per series (two runs' benchmarks), named by its title, all in one colour;
+        else every series in one panel, told apart by colour and dash.
     columns : int
         Panels per row where there are several (two runs' benchmarks).
 
     Returns
     -------
     altair.FacetChart
-        One panel per series when `curves` has a `panel` column, else one panel.
+        One panel per series with `by_panel`, else one panel.
 
     Examples
     --------
@@ -156,23 +159,23 @@ def power_against_difference(
     'panel'
     """
     series = curves["series"].unique(maintain_order=True).to_list()
-    panels = "panel" in curves.columns  # a panel a series: one colour will do
     rows = pl.concat(
         [curves.with_columns(layer=pl.lit("curve")), marks.with_columns(layer=pl.lit("point"))],
         how="diagonal_relaxed",
-    )
-    if not panels:
-        rows = rows.with_columns(panel=pl.lit(""))
-    n = 1 if panels else len(series)
+    ).with_columns(panel=pl.col("series") if by_panel else pl.lit(""))
     by_series = {
-        "color": alt.Color("series:N")
+        name: channel("series:N")
         .title("design")
-        .scale(domain=series, range=RUN_COLOURS[:n] * len(series)),
-        "strokeDash": alt.StrokeDash("series:N")
-        .title("design")
-        .scale(domain=series, range=RUN_DASHES[:n] * len(series)),
+        .scale(
+            domain=series,
+            range=[values[0]] * len(series) if by_panel else values[: len(series)],
+        )
+        for name, channel, values in (
+            ("color", alt.Color, RUN_COLOURS),
+            ("strokeDash", alt.StrokeDash, RUN_DASHES),
+        )
     }
-    if panels:  # named by their panels' titles
+    if by_panel:  # named by their panels' titles
         by_series = {k: v.legend(None) for k, v in by_series.items()}
     shapes = {"smallest detectable": "circle", "asked": "diamond", "observed": "square"}
     kinds = [k for k in shapes if k in set(marks["point"])]
@@ -216,9 +219,9 @@ def power_against_difference(
         .encode(y=alt.datum(power))
         .properties(name="power asked")
     )
-    width, height = (260, 170) if panels else (360, 220)
-    facet = alt.Facet("panel:N").title(None).header(labels=panels)
-    across = min(columns, len(series)) if panels else 1
+    width, height = (260, 170) if by_panel else (360, 220)
+    facet = alt.Facet("panel:N").title(None).header(labels=by_panel)
+    across = min(columns, len(series)) if by_panel else 1
     subtitle = wrapped(subtitle, max(440, across * (width + 60)))
     return (
         alt.layer(lines, threshold, points, data=rows)

@@ -281,6 +281,7 @@ def grpo_vs_mel(curves: MethodCurves, *, smoothed: pl.DataFrame | None = None) -
         layers.append(_intervals(base, colour, fig, xdom, ydom))
     if smoothed is not None:
         layers += _smoothed(smoothed, x, colour, ydom)
+    width, height = plot_size(WIDTH, HEIGHT)
     return alt.layer(
         *layers,
         _lines(base, x, y, colour),
@@ -289,6 +290,6 @@ def grpo_vs_mel(curves: MethodCurves, *, smoothed: pl.DataFrame | None = None) -
         _stated_labels(stated, colour, xdom, ydom),
     ).properties(
         title=heading(fig, _added(intervals, smoothed), centred=True, notes=[READINGS]),
-        width=plot_size(WIDTH, HEIGHT)[0],
-        height=plot_size(WIDTH, HEIGHT)[1],
+        width=width,
+        height=height,
     )

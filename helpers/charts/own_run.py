@@ -203,7 +203,7 @@ def run_grid(
     ]
     # the subtitle wrapped to the grid's width (at least a wide panel's: a one-panel grid
     # would wrap every word)
-    wide = min(columns, len(names)) * (look.width + PANEL_SPACING) + 40
+    wide = shown * (look.width + PANEL_SPACING) + 40
     lines = [subtitle] if isinstance(subtitle, str) else list(subtitle)
     if len(names) > 1:  # a band's width is read against its own panel's axis
         lines.append(f"each panel its own {y_title.lower()} axis: read a band against its panel")

@@ -109,7 +109,7 @@ def _samples_panel(
         *layers,
         *_readings(left, line, x, y),
         *text_layers(names, "label", xdom, ydom, xscale="log"),
-    ).properties(**_plot_size(), title=panel_title(left_fig["x_title"]))
+    ).properties(**_panel(), title=panel_title(left_fig["x_title"]))
 
 
 def _series_names(
@@ -131,13 +131,14 @@ def _series_names(
             drawn += place.hrules([100.0], xdom) + place.text_boxes(
                 [xdom[0]], [100.0], [CEILING], align="left", baseline="bottom", dx=4, dy=-2
             )
+    panel = _panel()
     return with_label_positions(
         names,
         "training_samples",
         "accuracy",
         "label",
-        Axis(xdom, plot_size(PANEL_W, PANEL_H)[0], kind="log"),
-        Axis(ydom, plot_size(PANEL_W, PANEL_H)[1], flip=True),
+        Axis(xdom, panel["width"], kind="log"),
+        Axis(ydom, panel["height"], flip=True),
         avoid=drawn,
     )
 
@@ -218,13 +219,14 @@ def _size_panel(right: pl.DataFrame, right_fig: dict, y: alt.Y, ydom) -> alt.Lay
         pos=pl.col("x_label").replace_strict(cats, list(range(len(cats)))).cast(pl.Float64)
     )
     rx, rdom = index_axis(cats, right_fig["x_title"], pad=0.5)
+    panel = _panel()
     right = with_label_positions(
         right,
         "pos",
         "accuracy",
         "series",
-        Axis(rdom, plot_size(PANEL_W, PANEL_H)[0]),
-        Axis(ydom, plot_size(PANEL_W, PANEL_H)[1], flip=True),
+        Axis(rdom, panel["width"]),
+        Axis(ydom, panel["height"], flip=True),
     )
     points = (
         alt.Chart(right)
@@ -238,11 +240,12 @@ def _size_panel(right: pl.DataFrame, right_fig: dict, y: alt.Y, ydom) -> alt.Lay
         )
     )
     return alt.layer(points, *text_layers(right, "series", rdom, ydom)).properties(
-        **_plot_size(), title=panel_title(right_fig["x_title"])
+        **panel, title=panel_title(right_fig["x_title"])
     )
 
 
-def _plot_size() -> dict[str, float]:
-    """Each panel's width and height as drawn now (`plot_size`)."""
+def _panel() -> dict[str, float]:
+    """Each panel's width and height as drawn now (`plot_size`): its properties, and the
+    pixels its labels are placed in."""
     width, height = plot_size(PANEL_W, PANEL_H)
     return {"width": width, "height": height}

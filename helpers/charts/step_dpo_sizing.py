@@ -72,11 +72,12 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
     layers = _baselines(rules, xdom, ydom)
     if gains is not None:
         layers += _gain_layers(gains, points, rules["accuracy"].to_list(), xdom, ydom)
+    width, height = plot_size(*PLOT)
     plot = alt.layer(
         *layers,
         _markers(points, x, _accuracy_axis(fig, ydom)),
         *text_layers(points, "model", xdom, ydom),
-    ).properties(width=plot_size(*PLOT)[0], height=plot_size(*PLOT)[1])
+    ).properties(width=width, height=height)
     added = [GAINS] if gains is not None else []
     return alt.hconcat(_legend(df), plot).properties(title=heading(fig, added, centred=True))
 
@@ -96,13 +97,14 @@ def _named_points(
     )
     if gains is not None:
         drawn += place.rules(gains["pos"], gains["base"], gains["step_dpo"])
+    width, height = plot_size(*PLOT)
     return with_label_positions(
         points,
         "pos",
         "accuracy",
         "model",
-        Axis(xdom, plot_size(*PLOT)[0]),
-        Axis(ydom, plot_size(*PLOT)[1], flip=True),
+        Axis(xdom, width),
+        Axis(ydom, height, flip=True),
         avoid=drawn,
     )
 

@@ -136,14 +136,17 @@ def _chart(args, rows: list[dict]):
     from helpers import charts
     from helpers.runs import power_curves
 
-    asked = (
-        f"; diamond: the {args.difference * 100:g} points asked about" if args.difference else ""
-    )
+    rewards = any(r.get("unit") == "mean reward" for r in rows)
+    asked = ""
+    if args.difference is not None:  # a fraction, or in reward units for rewards
+        said = (
+            f"{args.difference:g} in mean reward"
+            if rewards
+            else f"{args.difference * 100:g} points"
+        )
+        asked = f"; diamond: the {said} asked about"
     if args.runs:
         curves, marks = power_curves.run_curves(rows, args.difference)
-        curves = curves.with_columns(panel=pl.col("series"))  # a panel a benchmark
-        marks = marks.with_columns(panel=pl.col("series"))
-        rewards = any(r.get("unit") == "mean reward" for r in rows)
         return charts.power_against_difference(
             curves,
             marks,
@@ -154,9 +157,10 @@ def _chart(args, rows: list[dict]):
                 "problems, as the runs answer them (McNemar's test; the paired t test with "
                 "several answers or seeds)",
                 f"circle: the smallest difference detected with {args.power:.0%} power; "
-                f"square: the difference observed{asked}; dashed: the power asked for",
+                f"square: the difference observed{asked}; grey dashed rule: the power asked for",
             ],
             unit="mean reward" if rewards else "percentage points",
+            by_panel=True,  # a panel a benchmark
         )
     curves, marks = power_curves.design_curves(rows, args.difference)
     return charts.power_against_difference(
@@ -168,7 +172,7 @@ def _chart(args, rows: list[dict]):
             f"line: chance that two runs this far apart come out separable at two-sided "
             f"{args.alpha:g}",
             f"circle: the smallest difference detected with {args.power:.0%} power{asked}; "
-            "dashed: the power asked for",
+            "grey dashed rule: the power asked for",
         ],
     )
 

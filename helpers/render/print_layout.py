@@ -56,28 +56,30 @@ def for_print(spec: dict, width_pt: float, redraw: Redraw | None = None) -> dict
     if smallest is None:
         return spec
     target = width_pt * smallest / TEXT_PT  # px: drawn at this width, the text is TEXT_PT
-    base = copy.deepcopy(spec)
-    _thin_crowded_ticks(base)
-    if target < NARROW:
-        _legends_below(base)
+    columns = None
+
+    def set_for_print(out: dict) -> dict:
+        """Ticks thinned, legends under the plots on a column, panels in `columns`."""
+        _thin_crowded_ticks(out)
+        if target < NARROW:
+            _legends_below(out)
+        if columns is not None:
+            _set_columns(out, columns)
+        return out
+
+    base = set_for_print(copy.deepcopy(spec))
     fixed, plots = _split(base)
-    panels, columns = _most_columns(base), None
+    panels = _most_columns(base)
     if panels > 1 and (target - fixed) / panels < MIN_PLOT:
         columns = max(1, min(panels, math.floor((target - fixed) / MIN_PLOT)))
         _set_columns(base, columns)
         fixed, plots = _split(base)
 
     def resized(scale: float) -> dict:
-        if redraw is None:
-            out = copy.deepcopy(base)
-            _scale_plots(out, scale, math.sqrt(scale))
-            return out
-        out = redraw(scale, math.sqrt(scale))
-        _thin_crowded_ticks(out)
-        if target < NARROW:
-            _legends_below(out)
-        if columns is not None:
-            _set_columns(out, columns)
+        if redraw is not None:  # built again at the size: its labels placed afresh
+            return set_for_print(redraw(scale, math.sqrt(scale)))
+        out = copy.deepcopy(base)
+        _scale_plots(out, scale, math.sqrt(scale))
         return out
 
     scale, out = 1.0, base
