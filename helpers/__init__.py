@@ -31,6 +31,8 @@ def __getattr__(name: str):
         return importlib.import_module(f"{__name__}.{name}")
     if name == "long_view":  # 006's view of every value: its module loads when it is asked for
         return importlib.import_module(f"{__name__}.figures.across_papers").long_view
+    if name == "watch":  # runs watched from a notebook while they train (`runs.live`)
+        return importlib.import_module(f"{__name__}.runs.live").watch
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -187,4 +189,5 @@ __all__ = [
     "setup",
     "show",
     "versions",
+    "watch",
 ]

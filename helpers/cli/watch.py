@@ -99,58 +99,32 @@ def _output_argv(args, names: list[str]) -> list[str]:
 
 def run(args, main) -> int:
     """The watch; `main` is the command line's, which writes OUT as `plot` or `compare`."""
-    from helpers.runs import readers, results_json
-    from helpers.runs.watch import Watched
+    from helpers.runs.watch import Watching
 
+    watching = Watching(
+        args.runs,
+        baseline=args.baseline,
+        benchmarks=args.benchmarks,
+        mapping=mapping(args),
+        problems=dict(args.problems or []),
+        step_pattern=args.step_from_path,
+    )
     names = [name for name, _ in args.runs]
-    if args.baseline is not None and args.baseline not in names:
-        raise DataError("--baseline", f"one of the runs {names}", got=args.baseline)
-    options = {
-        "mapping": mapping(args),
-        "problems": dict(args.problems or []),
-        "step_pattern": args.step_from_path,
-        "benchmarks": args.benchmarks,
-    }
-    watched = [
-        Watched(name, path, follow=readers.Follow(path, **options)) for name, path in args.runs
-    ]
-    loaded: dict = {}  # each run as read so far, by its path as given
     started = time.monotonic()
     try:
         while True:
             now = time.monotonic()
-            grown = [w for w in watched if w.grew(now)]
-            fresh = []
-            for w in grown:
-                try:
-                    run_ = w.follow.look()
-                    table = results_json.run_accuracies(run_)
-                except DataError as e:  # a log not readable yet: looked at again next time
-                    if str(e) != w.waiting:
-                        print(f"{w.name}: waiting: {e}", flush=True)
-                    w.waiting = str(e)
-                    continue
-                w.waiting = None
-                w.ended = run_.ended
-                if "#" not in str(w.path):  # PATH#RUN is read whole by whoever reads it
-                    loaded[str(w.path)] = run_
-                if args.benchmarks:
-                    table = table.filter(table["benchmark"].is_in(args.benchmarks))
-                lines = w.new_lines(table)
-                fresh += lines
-                for line in lines:
-                    print(line, flush=True)
-            if fresh and args.baseline and len(watched) > 1:
-                _differences(args, options, loaded)
-            if grown and args.output is not None and not any(w.waiting for w in watched):
-                _quietly(main, _output_argv(args, names), loaded)
-            if all(w.ended for w in watched):  # every log says its run ended: nothing more to come
-                for w in watched:
+            grown, said = watching.look(now)
+            for line in said:
+                print(line, flush=True)
+            if grown and args.output is not None and watching.readable:
+                _quietly(main, _output_argv(args, names), watching.loaded)
+            if watching.ended():  # every log says its run ended: nothing more to come
+                for w in watching.watched:
                     print(f"{w.name}: ended", flush=True)
                 return 0
-            quiet = min(now - (w.grew_at or started) for w in watched)
-            if args.idle_exit is not None and quiet >= args.idle_exit:
-                for w in watched:
+            if args.idle_exit is not None and watching.quiet_for(now, started) >= args.idle_exit:
+                for w in watching.watched:
                     said = "ended" if w.ended else "stalled"
                     print(f"{w.name}: {said}: no growth for {now - (w.grew_at or started):.0f} s")
                 return 0
@@ -158,19 +132,3 @@ def run(args, main) -> int:
     except KeyboardInterrupt:
         print("stopped" + (f"; {args.output} is whole" if args.output else ""), file=sys.stderr)
         return 0
-
-
-def _differences(args, options: dict, loaded: dict) -> None:
-    """The difference of each run from the baseline at the newest step both logged, as
-    `compare` prints it (of the runs as read so far)."""
-    from helpers.runs.compare import compare
-
-    reading = {k: v for k, v in options.items() if k != "benchmarks"}
-    runs = [(name, loaded.get(str(path), path)) for name, path in args.runs]
-    try:
-        c = compare(runs, baseline=args.baseline, benchmarks=args.benchmarks, **reading)
-    except DataError as e:
-        print(f"compare: waiting: {e}", flush=True)
-        return
-    for line in c.lines():
-        print(f"  {line}", flush=True)
