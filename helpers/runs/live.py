@@ -8,8 +8,9 @@ touched from another thread); each look reads and draws in a worker thread, and 
 replaced on the loop through the display's id (IPython's `update_display`), which JupyterLab
 draws with the Vega-Lite it bundles, offline. Redrawn while watching, the output holds the
 chart's spec only; when the watch ends (every run's log says it ended, `idle_exit` seconds with
-no growth, or `.stop()`) it is replaced by the static snapshot every notebook chart stores (spec
-and PNG), so the saved notebook, nbval and the static report see the last state.
+no growth, or `.stop()`, which takes one last look) it is replaced by the static snapshot every
+notebook chart stores (spec and PNG), so the saved notebook, nbval and the static report see
+the last state.
 
 A widget (Altair's `JupyterChart`) was the other way: its output stores a random model id and
 nbval does not apply display updates, so a notebook showing one is never byte-identical when
@@ -19,6 +20,7 @@ executed again; a display updated in place draws the same chart without either.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from pathlib import Path
 
@@ -74,7 +76,10 @@ class Watch:
         self.error: BaseException | None = None
         self._chart = self._status = None  # the display handles
         self._shown = False
+        self._said = ""  # the line under the chart as shown
         self._task: asyncio.Task | None = None
+        self._woken = asyncio.Event()  # set by stop(): the last look is taken at once
+        self._stopping = False
         self._started = time.monotonic()
 
     # ---- one look --------------------------------------------------------------------------
@@ -156,9 +161,17 @@ class Watch:
             self._shown = True
             self._chart = display(chart, raw=True, display_id=True)
             self._status = display(status, raw=True, display_id=True)
+            self._said = status["text/plain"]
         elif self._chart is not None:  # None outside IPython: nothing to update
             self._chart.update(chart, raw=True)
-            self._status.update(status, raw=True)
+            self._say()
+
+    def _say(self) -> None:
+        """The line under the chart, updated where it changed."""
+        said = self.status()
+        if self._status is not None and said != self._said:
+            self._status.update({"text/plain": said}, raw=True)
+            self._said = said
 
     # ---- the watch -------------------------------------------------------------------------
 
@@ -188,26 +201,26 @@ class Watch:
     async def _watch(self) -> None:
         try:
             while True:
-                await asyncio.sleep(self.every)
+                with contextlib.suppress(TimeoutError):  # after `every` s, or at once on stop()
+                    await asyncio.wait_for(self._woken.wait(), self.every)
+                stopping = self._stopping  # asked before this look began: it is the last
                 changed = await asyncio.to_thread(self._look)
-                ending = self._ending()
+                ending = "stopped" if stopping else self._ending()
                 if ending:
                     self.state = ending
                     break
                 if changed:
                     self._show(whole=False)
-                elif self.lines and self._status is not None:
-                    self._status.update({"text/plain": self.status()}, raw=True)
-        except asyncio.CancelledError:
-            self.state = "stopped"
+                else:
+                    self._say()
         except Exception as e:  # said under the chart, and raised again by `wait()`
             self.error, self.state = e, f"stopped by an error: {e}"
         self._show(whole=True)
 
     def stop(self) -> None:
-        """End the watch; the output keeps the latest chart, whole."""
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
+        """End the watch after one last look; the output keeps the latest chart, whole."""
+        self._stopping = True
+        self._woken.set()
 
     async def wait(self) -> Watch:
         """Until the watch ends; an error that ended it is raised here."""

@@ -10,6 +10,7 @@ Usage: python -m helpers.runs.simulated_training PATH FIRST LAST EVERY
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -54,6 +55,14 @@ def write(path: str | Path, first: int, last: int, every: float = 0.0) -> None:
                 time.sleep(every)
             f.write(line(step) + "\n")
             f.flush()
+
+
+async def grow(path: str | Path, first: int, last: int, every: float) -> None:
+    """Append steps `first` to `last` to `path`, one every `every` seconds, on the running
+    event loop (a notebook's kernel: what else runs on it, a watch, runs in between)."""
+    for step in range(first, last + 1):
+        await asyncio.sleep(every)
+        write(path, step, step)
 
 
 def start(path: str | Path, first: int, last: int, every: float) -> subprocess.Popen:
