@@ -71,6 +71,10 @@ def lab(tmp_path_factory):
     news = home / "settings" / "@jupyterlab" / "apputils-extension"
     news.mkdir(parents=True)
     (news / "notification.jupyterlab-settings").write_text(json.dumps({"fetchNews": "false"}))
+    # never save: a notebook run in a test (009's watch) must leave the committed file as it is
+    docs = home / "settings" / "@jupyterlab" / "docmanager-extension"
+    docs.mkdir(parents=True)
+    (docs / "plugin.jupyterlab-settings").write_text(json.dumps({"autosave": False}))
     env = {
         **os.environ,
         "HOME": str(home),
@@ -250,6 +254,81 @@ def test_every_chart_draws_in_jupyterlab(lab_page, nb):
         raise
     finally:
         said.clear()
+
+
+WATCHED = NOTEBOOKS / "009_watch_a_run.ipynb"
+FIRST_CANVAS = f"() => document.querySelector('{PANEL} .vega-embed canvas')?.toDataURL()"
+
+
+def test_a_watched_chart_changes_in_place_in_jupyterlab(browser, lab):
+    """Notebook 009 run in JupyterLab (issue 43): the watch's chart is drawn; then the writer's
+    cell runs and the chart is drawn again in place as it appends steps, with no page reload; it ends with the whole log's
+    chart and 'stopped' under it, and the notebook's file is left as committed."""
+    base, token = lab
+    before = WATCHED.read_bytes()
+    page = browser.new_page(viewport=LAPTOP)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"{base}/lab/workspaces/watch-{secrets.token_hex(4)}?reset&token={token}")
+        page.wait_for_function("() => window.jupyterapp !== undefined", timeout=240_000)
+        page.evaluate("() => window.jupyterapp.restored")
+        page.evaluate(
+            "(path) => window.jupyterapp.commands.execute('docmanager:open', {path})"
+            ".then(() => true)",
+            WATCHED.name,
+        )
+        idle = (
+            "() => window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel"
+            "?.status === 'idle'"
+        )
+        page.wait_for_function(idle, timeout=240_000)
+        page.evaluate("() => { window.notReloaded = true; }")
+        page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
+        assert page.evaluate(FIRST_CANVAS) is None
+        # the cells up to the watch, then (its first chart drawn) the writer's and the rest
+        grows = [
+            i
+            for i, c in enumerate(json.loads(before)["cells"])
+            if "simulated_training.grow" in "".join(c["source"])
+        ]
+        run_from = (
+            "([i, command]) => { const nb = window.jupyterapp.shell.currentWidget.content;"
+            " nb.activeCellIndex = i; window.jupyterapp.commands.execute(command); }"
+        )  # not waited for: the cells run while the page is looked at
+        page.evaluate(run_from, [grows[0], "notebook:run-all-above"])
+        page.wait_for_function(f"() => ({FIRST_CANVAS})() !== undefined", timeout=240_000)
+        # every drawing the watch's output shows, from now on, in order (looked at each 50 ms)
+        page.evaluate(
+            f"() => {{ window.drawings = [({FIRST_CANVAS})()]; setInterval(() => {{"
+            f" const d = ({FIRST_CANVAS})();"
+            " if (d !== undefined && d !== window.drawings.at(-1)) window.drawings.push(d);"
+            " }, 50); }"
+        )
+        page.evaluate(run_from, [grows[0], "notebook:run-all-below"])
+        outputs = f"{PANEL} .jp-OutputArea-output"
+        page.wait_for_function(
+            f"() => [...document.querySelectorAll('{outputs}')]"
+            ".some(o => o.textContent.trim().endsWith('stopped'))",
+            timeout=120_000,
+        )
+        page.wait_for_function(
+            f"() => document.querySelectorAll('{PANEL} .vega-embed canvas').length === 2",
+            timeout=120_000,
+        )  # the watch's output and the last state displayed again
+        # drawn again in place while the writer wrote (a new evaluated step every 10: 30, 40,
+        # 50, 60), not only at the end; the same page all along
+        assert page.evaluate("() => new Set(window.drawings).size") >= 3
+        assert page.evaluate("() => window.notReloaded") is True
+        said = page.locator(outputs).all_text_contents()
+        assert any(t.startswith("metrics: step 60  aime24 23.3%") for t in said), said
+        assert errors == []
+    except Exception:
+        _screenshot_on_failure(page, "lab-watch")
+        raise
+    finally:
+        page.close()
+    assert WATCHED.read_bytes() == before
 
 
 @pytest.fixture(scope="session")
