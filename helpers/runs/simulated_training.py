@@ -31,7 +31,7 @@ def line(step: int) -> str:
     Examples
     --------
     >>> line(10)[:60]
-    '{"step": 10, "data": {"critic/rewards/mean": 0.4182, "respon'
+    '{"step": 10, "data": {"critic/rewards/mean": 0.4314, "respon'
     """
     rng = np.random.default_rng([SEED, step])
     progress = 1 - np.exp(-step / 40)
