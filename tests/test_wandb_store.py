@@ -346,3 +346,46 @@ def test_verls_validation_generations_pair_two_runs_prompt_by_prompt(tmp_path, c
     assert "3 prompts a step at 2 steps" in capsys.readouterr().out
     assert main(["inspect", str(folders[0])]) == 0
     assert "compare two runs prompt by prompt as NAME=" in capsys.readouterr().out
+
+
+def test_a_growing_log_is_followed_decoding_each_record_once(written, tmp_path):
+    """Issue 43: the log wandb wrote, reaching the disk piece by piece, cut anywhere (between
+    records, inside a chunk's header, inside the 50,000-character record that spans blocks):
+    after each piece a watch's look gives what a full read of the folder gives (history,
+    notes, how the run ended), and decodes each record once in all; the log replaced by a
+    shorter one is read again from its start."""
+    from helpers.runs.readers.follow import Follow
+    from helpers.runs.readers.protobuf import fields
+
+    data = _log(written["grpo"]).read_bytes()
+    records = _records(_log(written["grpo"]))
+    big = next(o for _, o, d in records if len(d) > 50_000)
+    offsets = [o for _, o, _ in records]
+    first = next(i for i, (_, _, d) in enumerate(records) if any(k == 2 for k, _, _ in fields(d)))
+    history = offsets[first + 1]  # the first history record whole
+    cuts = sorted({history, history + 3, big + 3, big + 40_000, offsets[-3] + 5, len(data)})
+    folder = tmp_path / "grpo"
+    shutil.copytree(written["grpo"], folder)
+    log = _log(folder)
+    log.write_bytes(data[: offsets[1]])
+    follow = Follow(folder)
+    with pytest.raises(DataError, match="logged history"):  # not yet: a watch waits
+        follow.look()
+    looks = []
+    at = offsets[1]
+    for cut in cuts:
+        with log.open("ab") as f:  # the same file, grown
+            f.write(data[at:cut])
+        at = cut
+        followed, whole = follow.look(), readers.load(folder)
+        assert followed.scores.equals(whole.scores) and followed.tokens.equals(whole.tokens)
+        assert (followed.notes, followed.ended, followed.run) == (
+            whole.notes, whole.ended, whole.run,
+        )  # fmt: skip
+        looks.append(followed)
+    assert follow.read == len(records)  # each record decoded once over the looks
+    assert looks[-1].ended is True and looks[-2].ended is False
+    assert looks[-1].scores["step"].max() == 10 * (STEPS - 1)
+    log.write_bytes(data[: offsets[10]])  # cut shorter: read again from the start
+    followed, whole = follow.look(), readers.load(folder)
+    assert followed.scores.equals(whole.scores) and followed.notes == whole.notes

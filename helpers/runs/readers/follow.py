@@ -10,7 +10,11 @@ read, and the rows read before are kept:
   reads it (kept if it is whole JSON, else waited for) and read again at the next look;
 - TensorBoard event files (one file, or one run's folder): whole records only, a record cut
   short is waited for; an event file that appears in the folder (a restarted run) is read from
-  its start.
+  its start;
+- W&B run folders (one run, one `.wandb` log): whole records only, decoded from where the last
+  look stopped, a record cut short waited for.
+
+Which of these a format is, each format's declaration says (`Format.grows`).
 
 A file replaced or cut shorter (a new inode, a size below what was read) is read again from
 its start. Any other input (a store of several runs, per-sample logs, a database) is read
@@ -27,16 +31,14 @@ import polars as pl
 
 from helpers.errors import DataError
 from helpers.runs.inputs import run_named
-from helpers.runs.readers import framework_logs, tfevents
+from helpers.runs.readers import framework_logs, tfevents, wandb_store
 from helpers.runs.readers._common import json_line, reading
 from helpers.runs.readers.detect import FORMATS, detect
 from helpers.runs.readers.loaded import Loaded
 from helpers.runs.readers.metrics import metric_log, rows_frame
-from helpers.runs.readers.registry import is_store
+from helpers.runs.readers.registry import get, is_store
 from helpers.runs.readers.runs import load, reading_options, with_sizes
 from helpers.runs.readers.stores import Store
-
-LINE_KINDS = ("metrics-jsonl", *framework_logs.KINDS)
 
 
 @dataclass
@@ -74,6 +76,7 @@ class Follow:
         self.kind: str | None = None
         self.read = 0
         self._tails: dict[Path, _Tail] = {}
+        self._logs: dict[Path, wandb_store.Following] = {}
 
     def look(self) -> Loaded:
         if run_named(self.path)[1] is not None:  # PATH#RUN: one run of a store, read whole
@@ -81,10 +84,13 @@ class Follow:
         with reading(self.path):
             if self.kind is None:
                 self.kind = detect(self.path, self.options["mapping"])
-            if self.kind in LINE_KINDS and self.path.is_file():
+            grows = get(self.kind).grows
+            if grows == "lines" and self.path.is_file():
                 loaded = self._lines()
-            elif self.kind == "tensorboard":
+            elif grows == "tfrecords":
                 loaded = self._events()
+            elif grows == "leveldb":
+                loaded = self._wandb()
             else:
                 loaded = None
         if loaded is None:  # read whole
@@ -176,4 +182,24 @@ class Follow:
         name = folder.relative_to(path).as_posix() if folder != path else folder.name
         found = [(name, (), lambda: (table, []))] if table.height else []
         (loaded,) = Store(path, self.kind, self.options, found).load(None, every=False)
+        return loaded
+
+    # ---- W&B ------------------------------------------------------------------------------
+
+    def _wandb(self) -> Loaded | None:
+        found = wandb_store.runs(self.path)
+        if len(found) != 1 or len(found[0][2]) != 1:  # several runs, or one resumed: read whole
+            return None
+        name, run_id, (log,) = found[0]
+        following = self._logs.get(log)
+        if following is None:
+            self._logs = {log: (following := wandb_store.Following(log))}
+        before = following.count
+        following.look()
+        self.read += following.count - before
+        if not following.history:  # no history (yet): the whole read says what there is
+            return None
+        rows = following.rows()
+        stored = [(name or log.parent.name, (run_id, log.parent.name), lambda: rows)]
+        (loaded,) = Store(self.path, self.kind, self.options, stored).load(None, every=False)
         return loaded

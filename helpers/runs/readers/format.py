@@ -124,7 +124,8 @@ class Format:
     """A log format. Each sniff answers for one kind of evidence (the first format that says
     yes, in the registry's order, is the file's); a sniff may raise a DataError where the
     evidence is damaged (a W&B log with a broken header). `read(path, where)` reads a file (or
-    folder) of it into a `Loaded`; `runs(path, mapping)` lists a tracker's store's runs."""
+    folder) of it into a `Loaded`; `runs(path, mapping)` lists a tracker's store's runs; `grows`
+    says how a watch reads it on as it grows."""
 
     name: str
     description: str
@@ -143,3 +144,7 @@ class Format:
     per_sample: bool = False  # its files hold answers, one per sample
     summary: bool = False  # a results file, checked against the samples given beside it
     beside: str | None = None  # written beside other logs and never read alone: what to give
+    # how a log of it grows, for a watch to read on from its last look (`follow.Follow`):
+    # "lines" appended, "tfrecords" (TensorBoard's records) or "leveldb" (W&B's framed
+    # records) appended; None: read whole at each look
+    grows: str | None = None

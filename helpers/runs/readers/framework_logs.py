@@ -282,6 +282,7 @@ def _format(name: str, description: str, rank: int) -> Format:
         line=None if name == "verl-console" else lambda ev: json_kind(ev.first) == name,
         # a log under any other name: by its lines
         text=lambda ev: ev.once("framework", lambda: sniff(ev.path)) == name,
+        grows="lines",
     )
 
 

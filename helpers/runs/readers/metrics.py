@@ -225,7 +225,7 @@ FORMATS = [
         rank=10, read=_read,
         folder=lambda ev: any(map(tfevents.is_event_file, ev.files)),
         magic=lambda ev: tfevents.is_event_file(ev.path),  # the name ends in the host's name
-        runs=tfevents.store_runs, store_file=False,
+        runs=tfevents.store_runs, store_file=False, grows="tfrecords",
     ),
     Format(
         "trl", "TRL trainer_state.json (log_history)", rank=50, read=_read,
@@ -234,7 +234,7 @@ FORMATS = [
     ),
     Format(
         "metrics-jsonl", "per-step metric log (JSON lines, one object per logged step)",
-        rank=210, read=_read, line=lambda ev: bool(ev.keys & set(STEP_NAMES)),
+        rank=210, read=_read, line=lambda ev: bool(ev.keys & set(STEP_NAMES)), grows="lines",
     ),
     Format(
         "wandb", "W&B history export (CSV with _step; verl, TRL or any logger's metrics)",

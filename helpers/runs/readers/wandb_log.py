@@ -45,7 +45,9 @@ class Records:
     `header`, then a version byte among `versions`), as (record number from 1, byte offset,
     data). A record cut short at the end (a run killed, or still writing) ends the reading
     and is counted in `unread` (bytes); a checksum that does not match, or chunks out of
-    order, is a DataError naming the record and its offset."""
+    order, is a DataError naming the record and its offset. `start` (with `count`, the records
+    before it) reads on from where a record begins, the `end` of an earlier reading: a watch's
+    next look at a log that grew."""
 
     def __init__(
         self,
@@ -53,12 +55,16 @@ class Records:
         header: bytes = HEADER,
         versions: tuple[int, ...] = (VERSION,),
         tracker: str = "W&B",
+        start: int = 0,
+        count: int = 0,
     ) -> None:
         self.path = path
         self.header, self.versions, self.tracker = header, versions, tracker
         self.version = versions[0]
         self.unread = 0  # bytes at the end that hold no complete record
-        self.count = 0
+        self.count = count
+        self.start = start
+        self.end = start  # where the record after the last whole one begins
 
     def error(self, what: str, offset: int, number: int | None = None) -> DataError:
         """A DataError naming the damaged record (the one being read unless `number`)."""
@@ -67,22 +73,32 @@ class Records:
             self.path, f"{what} (record {number}, at byte {offset:,}; the file is damaged there)"
         )
 
+    def _check_header(self, block: bytes) -> None:
+        header, name = self.header, self.tracker
+        if block[: len(header)] != header or len(block) < len(header) + 1:
+            start = header[:4].decode()
+            raise DataError(self.path, f"a {name} transaction log (starting {start!r})", row=1)
+        self.version = block[len(header)]
+        if self.version not in self.versions:
+            raise DataError(
+                self.path,
+                f"a {name} transaction log of version {' or '.join(map(str, self.versions))}",
+                got=f"version {self.version}",
+            )
+
     def __iter__(self) -> Iterator[tuple[int, int, bytes]]:
         regular_file(self.path)
         size = self.path.stat().st_size
         with self.path.open("rb") as handle:
-            block, header, name = handle.read(BLOCK), self.header, self.tracker
-            if block[: len(header)] != header or len(block) < len(header) + 1:
-                start = header[:4].decode()
-                raise DataError(self.path, f"a {name} transaction log (starting {start!r})", row=1)
-            self.version = block[len(header)]
-            if self.version not in self.versions:
-                raise DataError(
-                    self.path,
-                    f"a {name} transaction log of version {' or '.join(map(str, self.versions))}",
-                    got=f"version {self.version}",
-                )
-            start, at = 0, len(header) + 1  # the block's offset in the file; where in it
+            header, name = self.header, self.tracker
+            if self.start:  # read on: from the block holding where the next record begins
+                start = self.start - self.start % BLOCK
+                handle.seek(start)
+                block, at = handle.read(BLOCK), self.start - start
+            else:
+                block = handle.read(BLOCK)
+                self._check_header(block)
+                start, at = 0, len(header) + 1  # the block's offset in the file; where in it
             parts: list[bytes] = []
             first = 0  # offset of the record being gathered
             while True:
@@ -120,6 +136,7 @@ class Records:
                 at = end
                 if kind == FULL and not parts:
                     self.count += 1
+                    self.end = start + at
                     yield self.count, offset, data
                 elif kind == FIRST and not parts:
                     first, parts = offset, [data]
@@ -127,6 +144,7 @@ class Records:
                     parts.append(data)
                     if kind == LAST:
                         self.count += 1
+                        self.end = start + at
                         yield self.count, first, b"".join(parts)
                         parts = []
                 else:

@@ -159,14 +159,19 @@ def scan(path: Path, history: History | None = None, *, quick: bool = False) -> 
     (it is read where a run logged none). `quick`: stop at the first history record (enough
     to tell which runs in a folder logged any)."""
     run = Run(path)
-    records = Records(path)
+    _scan_into(run, Records(path), history, quick)
+    return run
+
+
+def _scan_into(run: Run, records: Records, history: History | None, quick: bool = False) -> None:
+    """The records' run record, config, exit and history, added to `run` and `history`."""
     for number, offset, data in records:
         try:
             for kind, _, v in fields(data):
                 if kind == 2:
                     run.histories += 1
                     if quick and run.run_id:
-                        return run
+                        return
                     if history is not None:
                         history.add(number, *_history(v))
                 elif kind == 17:
@@ -181,7 +186,30 @@ def scan(path: Path, history: History | None = None, *, quick: bool = False) -> 
             what = "a W&B record holding a Record protocol buffer"
             raise records.error(what, offset, number) from None
     run.unread = records.unread
-    return run
+
+
+class Following:
+    """One run's .wandb log read on as it grows (a watch's): its run and history kept, each
+    `look()` decoding only the records written since the last (a record cut short waited for);
+    a log replaced or cut shorter is read again from its start."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.inode, self.end, self.count = -1, 0, 0
+        self.run, self.history = Run(path), History()
+
+    def look(self) -> None:
+        st = self.path.stat()
+        if st.st_ino != self.inode or st.st_size < self.end:
+            self.inode, self.end, self.count = st.st_ino, 0, 0
+            self.run, self.history = Run(self.path), History()
+        records = Records(self.path, start=self.end, count=self.count)
+        _scan_into(self.run, records, self.history)
+        self.end, self.count = records.end, records.count
+
+    def rows(self) -> tuple[pl.DataFrame, list[str], bool]:
+        """What `wide` gives for the log as read so far (it has history)."""
+        return _widened([self.path], [self.run], self.history)
 
 
 class History:
@@ -305,7 +333,14 @@ def wide(path: Path, files: list[Path] | None = None) -> tuple[pl.DataFrame, lis
             )
         files = found[0][2]
     history = History()
-    read = [scan(f, history) for f in files]
+    return _widened(files, [scan(f, history) for f in files], history)
+
+
+def _widened(
+    files: list[Path], read: list[Run], history: History
+) -> tuple[pl.DataFrame, list[str], bool]:
+    """`wide` of the runs' logs as scanned: the history as rows, the notes, whether it ended
+    (where no history was logged: verl's console lines, else the summary as one row)."""
     run = read[-1]
     name = next((r.name for r in reversed(read) if r.name), "")
     notes = [
@@ -392,4 +427,5 @@ FORMAT = Format(
     folder=_in_folder,
     magic=lambda ev: is_wandb_file(ev.path),  # by content: the ':W&B' header
     runs=_runs,
+    grows="leveldb",
 )
