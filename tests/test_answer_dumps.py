@@ -40,7 +40,8 @@ import pytest
 
 from helpers import stats
 from helpers.cli import main
-from helpers.runs.readers import detect, problem_texts
+from helpers.runs.readers import detect
+from helpers.runs.readers.formats import problem_texts
 
 PROBLEMS = 10
 ANSWERS = [str(3 * i + 1) for i in range(PROBLEMS)]

@@ -109,7 +109,7 @@ def test_every_format_is_declared_once_and_registered():
     """Every `Format` a reader module declares is in the registry, under a name of its own,
     with a way to be recognised and a way to be read (a file's reader or a store's runs)."""
     declared = []
-    for info in pkgutil.iter_modules(readers.__path__, "helpers.runs.readers."):
+    for info in pkgutil.walk_packages(readers.__path__, "helpers.runs.readers."):
         module = importlib.import_module(info.name)
         for name in ("FORMAT", "FORMATS"):
             value = getattr(module, name, None)

@@ -16,8 +16,8 @@ import pytest
 
 from helpers import DataError
 from helpers.runs import readers
-from helpers.runs.readers import tfevents
 from helpers.runs.readers.follow import Follow
+from helpers.runs.readers.trackers import tfevents
 from tests.test_framework_logs import prime_rl_line, verl_console_line, verl_file_line
 
 KEY = "val-core/math500/acc/mean@1"

@@ -527,7 +527,7 @@ TB_MEME = REALDATA / "math_meme_repair_hf_trainer"
 def test_tensorboard_scalars_are_read_as_tensorboard_wrote_them():
     """TRL GRPO (stage 2): 300 steps of train/reward averaging 0.516, frac_reward_zero_std
     0.63, a runtime of 118.5 s; the HF Trainer SFT run: its six losses, as float32."""
-    from helpers.runs.readers import tfevents
+    from helpers.runs.readers.trackers import tfevents
 
     (stage2,) = tfevents.event_files(TB_STAGE2)
     scalars = tfevents.read_scalars(stage2)
@@ -564,8 +564,8 @@ def test_tensorboard_files_are_known_by_content_and_checked(tmp_path, capsys):
     """A file named like an event file but holding text is not read as one; a run cut off
     mid-record keeps the records written before; a record whose checksum fails is an error
     naming the record."""
-    from helpers.runs.readers import tfevents
     from helpers.runs.readers.detect import detect
+    from helpers.runs.readers.trackers import tfevents
 
     (stage2,) = tfevents.event_files(TB_STAGE2)
     fake = tmp_path / "events.out.tfevents.1.host"
@@ -604,7 +604,7 @@ def test_verifiers_rollouts_are_grouped_by_problem(folder, solved, tmp_path):
     older schema; correctness from the correctness reward function, not the summed `reward`
     (Wordle's exceeds 1). math-python: 14 of 15 (the metadata's avg_reward 0.9333); Wordle:
     11 of 15 (its metadata says 0.0, written before the results)."""
-    from helpers.runs.readers import answer_dumps, problem_texts
+    from helpers.runs.readers.formats import answer_dumps, problem_texts
 
     path = _results(folder)
     samples = answer_dumps.read_verifiers(path)
@@ -687,7 +687,7 @@ def test_trl_completion_dumps_are_read_per_generation(tmp_path):
     """1,800 generations, mean correctness 0.516; each step's accuracy is the mean of its six
     generations and equals the train/reward TensorBoard logged for that step, at all 300 steps;
     the 50-step means rise from 0.493 to 0.637."""
-    from helpers.runs.readers import tfevents
+    from helpers.runs.readers.trackers import tfevents
 
     out = tmp_path / "c.csv"
     assert main(["plot", str(GRPO_COMPLETIONS / "completions"), "-o", str(out)]) == 0

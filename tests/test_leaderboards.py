@@ -10,7 +10,7 @@ from scipy.stats import binomtest
 from helpers.cli import main
 from helpers.runs.leaderboard import leaderboard
 from helpers.runs.readers.detect import detect
-from helpers.runs.readers.leaderboards import read_models, size_from_name
+from helpers.runs.readers.formats.leaderboards import read_models, size_from_name
 from tests.realdata import OBS
 
 # (task, model, score as the leaderboard prints it); 30 AIME problems, 500 MATH500 ones

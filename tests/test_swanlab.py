@@ -14,8 +14,8 @@ import pytest
 
 from helpers.cli import main
 from helpers.runs import readers
-from helpers.runs.readers import swanlab_store
 from helpers.runs.readers.detect import detect
+from helpers.runs.readers.trackers import swanlab_store
 from tests.conftest import ROOT, WRITERS, writer_env
 
 WRITER = Path(__file__).with_name("swanlab_writer.py")

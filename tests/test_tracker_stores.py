@@ -24,8 +24,8 @@ import pytest
 from helpers import DataError
 from helpers.cli import main
 from helpers.runs import readers
-from helpers.runs.readers import sqlite
 from helpers.runs.readers.detect import detect
+from helpers.runs.readers.wire import sqlite
 from tests.realdata import REALDATA
 
 from .conftest import ROOT
@@ -584,7 +584,7 @@ def test_compare_reads_a_store_once_and_the_next_comparison_anew(tmp_path, monke
     events read once (the comparison keeps what it read; nothing is kept past it), so a
     second comparison reads them again, as a run that goes on logging needs."""
     from helpers.runs import compare
-    from helpers.runs.readers import stores
+    from helpers.runs.readers.trackers import stores
 
     logs = tmp_path / "logs"
     shutil.copytree(TB_STAGE2, logs / "stage2")

@@ -1,6 +1,6 @@
 """W&B run folders as the training machine keeps them, written here by wandb itself in offline
 mode (no network: wandb's local service writes `wandb/offline-run-<time>-<id>/run-<id>.wandb`),
-read back without wandb by helpers.runs.readers.wandb_store."""
+read back without wandb by helpers.runs.readers.trackers.wandb_store."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ import pytest
 from helpers import DataError
 from helpers.cli import main
 from helpers.runs import readers
-from helpers.runs.readers import wandb_store
 from helpers.runs.readers.detect import detect
+from helpers.runs.readers.trackers import wandb_store
 
 STEPS = 50  # logged at step 10 * s: 0, 10, ..., 490
 BIG = 20  # the step index whose record holds a 50,000-character string: chunks across blocks
@@ -355,7 +355,7 @@ def test_a_growing_log_is_followed_decoding_each_record_once(written, tmp_path):
     notes, how the run ended), and decodes each record once in all; the log replaced by a
     shorter one is read again from its start."""
     from helpers.runs.readers.follow import Follow
-    from helpers.runs.readers.protobuf import fields
+    from helpers.runs.readers.wire.protobuf import fields
 
     data = _log(written["grpo"]).read_bytes()
     records = _records(_log(written["grpo"]))

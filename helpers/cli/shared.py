@@ -137,7 +137,7 @@ def reading_args(parser: argparse.ArgumentParser) -> None:
 
 
 def mapping(args) -> dict[str, str]:
-    from helpers.runs.readers.metric_columns import parse_map
+    from helpers.runs.readers.formats.metric_columns import parse_map
 
     try:
         return parse_map(args.map)

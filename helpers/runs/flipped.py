@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from helpers.runs.readers import problem_texts
+from helpers.runs.readers.formats import problem_texts
 
 
 def at_label(checkpoint: str) -> pl.Expr:

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from helpers.runs.readers._common import distinct_inputs
 from helpers.runs.readers.detect import FORMATS, detect
-from helpers.runs.readers.evals import read_lm_eval, read_qwen_math
 from helpers.runs.readers.follow import Follow
-from helpers.runs.readers.leaderboards import read_scores
-from helpers.runs.readers.metrics import read_metric_log
+from helpers.runs.readers.formats.evals import read_lm_eval, read_qwen_math
+from helpers.runs.readers.formats.leaderboards import read_scores
+from helpers.runs.readers.formats.metrics import read_metric_log
+from helpers.runs.readers.formats.tables import SAMPLE_COLUMNS, scan_samples
 from helpers.runs.readers.runs import (
     Loaded,
     Store,
@@ -30,7 +31,6 @@ from helpers.runs.readers.runs import (
     open_store,
     step_from_path,
 )
-from helpers.runs.readers.tables import SAMPLE_COLUMNS, scan_samples
 
 __all__ = [
     "FORMATS",

@@ -170,7 +170,7 @@ def place(path: Path, line: int, column: str) -> dict:
         return {"column": f"log_history[{line}].{column}"}
     if path.is_dir() or ".tfevents." in path.name or path.suffix == ".wandb":  # records
         return {"row": line, "column": column}
-    from helpers.runs.readers import sqlite
+    from helpers.runs.readers.wire import sqlite
 
     if sqlite.is_sqlite(path):  # a tracker's database: the run's row (step) or table row
         return {"row": line, "column": column}

@@ -11,10 +11,10 @@ from pathlib import Path
 from helpers.errors import DataError
 from helpers.runs.readers._common import regular_file
 from helpers.runs.readers.format import Evidence
-from helpers.runs.readers.metric_columns import CONVENTIONS, STEP_NAMES
-from helpers.runs.readers.metrics import metric_error
+from helpers.runs.readers.formats.metric_columns import CONVENTIONS, STEP_NAMES
+from helpers.runs.readers.formats.metrics import metric_error
+from helpers.runs.readers.formats.tables import SAMPLE_COLUMNS
 from helpers.runs.readers.registry import FORMATS, REGISTRY
-from helpers.runs.readers.tables import SAMPLE_COLUMNS
 
 
 def _first(ev: Evidence, sniff: str) -> str | None:

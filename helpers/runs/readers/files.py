@@ -9,14 +9,14 @@ from pathlib import Path
 import polars as pl
 
 from helpers.errors import DataError
-from helpers.runs.readers import prime_rl_traces
 from helpers.runs.readers._common import files_in
 from helpers.runs.readers.detect import detect
 from helpers.runs.readers.format import Where
+from helpers.runs.readers.formats import prime_rl_traces
+from helpers.runs.readers.formats.tables import SAMPLE_COLUMNS, scan_samples, scan_table
 from helpers.runs.readers.loaded import SCORE_COLUMNS, Loaded, decoding_alike
 from helpers.runs.readers.registry import BESIDE, PER_SAMPLE, RESULTS, get
 from helpers.runs.readers.stated import checked
-from helpers.runs.readers.tables import SAMPLE_COLUMNS, scan_samples, scan_table
 
 
 def read_file(path: Path, kind: str, parts: list[str], options: dict) -> Loaded:

@@ -31,14 +31,15 @@ import polars as pl
 
 from helpers.errors import DataError
 from helpers.runs.inputs import run_named
-from helpers.runs.readers import framework_logs, tfevents, wandb_store
 from helpers.runs.readers._common import json_line, reading
 from helpers.runs.readers.detect import FORMATS, detect
+from helpers.runs.readers.formats import framework_logs
+from helpers.runs.readers.formats.metrics import metric_log, rows_frame
 from helpers.runs.readers.loaded import Loaded
-from helpers.runs.readers.metrics import metric_log, rows_frame
 from helpers.runs.readers.registry import get, is_store
 from helpers.runs.readers.runs import load, reading_options, with_sizes
-from helpers.runs.readers.stores import Store
+from helpers.runs.readers.trackers import tfevents, wandb_store
+from helpers.runs.readers.trackers.stores import Store
 
 
 @dataclass

@@ -4,7 +4,8 @@ reader's module (its sniffs, its reader, a store's runs); this list is all that 
 
 from __future__ import annotations
 
-from helpers.runs.readers import (
+from helpers.runs.readers.format import Format
+from helpers.runs.readers.formats import (
     answer_dumps,
     evals,
     every_eval_ever,
@@ -12,17 +13,18 @@ from helpers.runs.readers import (
     inspect_eval,
     leaderboards,
     metrics,
-    mlflow_sqlite,
-    mlflow_store,
     prime_rl_traces,
     results,
-    swanlab_store,
     tables,
-    trackio_store,
     verl_generations,
+)
+from helpers.runs.readers.trackers import (
+    mlflow_sqlite,
+    mlflow_store,
+    swanlab_store,
+    trackio_store,
     wandb_store,
 )
-from helpers.runs.readers.format import Format
 
 SUFFIXES = (".parquet", ".json", ".jsonl", ".csv")
 

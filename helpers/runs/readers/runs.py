@@ -15,6 +15,7 @@ from helpers.runs.inputs import run_named
 from helpers.runs.readers._common import reading
 from helpers.runs.readers.detect import FORMATS, detect
 from helpers.runs.readers.files import read_file, read_folder
+from helpers.runs.readers.formats.tables import SAMPLE_COLUMNS
 from helpers.runs.readers.loaded import (
     SCORE_COLUMNS,
     Loaded,
@@ -22,8 +23,7 @@ from helpers.runs.readers.loaded import (
     step_from_path,
 )
 from helpers.runs.readers.registry import PER_SAMPLE, is_store
-from helpers.runs.readers.stores import Store
-from helpers.runs.readers.tables import SAMPLE_COLUMNS
+from helpers.runs.readers.trackers.stores import Store
 
 
 def open_store(path: str | Path, **options) -> Store | None:

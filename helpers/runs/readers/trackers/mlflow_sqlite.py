@@ -23,9 +23,9 @@ from pathlib import Path
 
 import polars as pl
 
-from helpers.runs.readers import sqlite
 from helpers.runs.readers.format import Format
-from helpers.runs.readers.mlflow_store import Run, listed, stitch
+from helpers.runs.readers.trackers.mlflow_store import Run, listed, stitch
+from helpers.runs.readers.wire import sqlite
 
 NEEDED = {
     "experiments": {"experiment_id", "name", "lifecycle_stage"},

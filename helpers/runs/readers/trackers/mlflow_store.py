@@ -17,9 +17,9 @@ from pathlib import Path
 import polars as pl
 
 from helpers.errors import DataError
-from helpers.runs.readers import verl_generations
 from helpers.runs.readers._common import files_in
 from helpers.runs.readers.format import Format
+from helpers.runs.readers.formats import verl_generations
 
 _RUN_ID = re.compile(r"^run_id:\s*'?([0-9a-f]+)'?\s*$", re.MULTILINE)
 _RUN_NAME = re.compile(r"^run_name:\s*'?(.*?)'?\s*$", re.MULTILINE)

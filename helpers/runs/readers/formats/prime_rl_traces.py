@@ -23,10 +23,10 @@ import polars as pl
 
 from helpers.errors import DataError
 from helpers.runs.readers._common import scan_jsonl_lines
-from helpers.runs.readers.evals import _frame
 from helpers.runs.readers.format import Format, Where
+from helpers.runs.readers.formats.evals import _frame
+from helpers.runs.readers.formats.tables import SAMPLE_COLUMNS
 from helpers.runs.readers.loaded import Loaded
-from helpers.runs.readers.tables import SAMPLE_COLUMNS
 
 KEYS = {"env", "task", "run", "traces"}
 CORRECTNESS = ("correct", "correctness", "accuracy", "exact_match", "is_correct")

@@ -14,8 +14,8 @@ import polars as pl
 
 from helpers.errors import DataError
 from helpers.runs.readers._common import files_in
+from helpers.runs.readers.formats.metrics import metric_log
 from helpers.runs.readers.loaded import Loaded
-from helpers.runs.readers.metrics import metric_log
 from helpers.runs.readers.registry import FORMATS, get
 
 _NO_ROWS = pl.DataFrame(schema={"step": pl.Int64, "__line": pl.Int64})

@@ -78,7 +78,7 @@ def _varying(frame, step: str, candidates: list[str]) -> list[str]:
 def run_columns(path: Path, rows: pl.DataFrame, mapping: Mapping[str, str]) -> list[str]:
     """The columns that name the run of each row: `--map run=COLUMN`, else those of
     RUN_NAMES holding several values at one step (none: the table is one run)."""
-    from helpers.runs.readers.metric_columns import step_column
+    from helpers.runs.readers.formats.metric_columns import step_column
 
     columns = [c for c in rows.columns if c != "__line"]
     given = mapped_column(path, columns, mapping, "run")
@@ -240,7 +240,7 @@ def _rows_of_benchmarks(frame, step: str, bench: str, header: list[str], mapping
     """Whether a benchmark column makes a row per benchmark: a step on several rows, or the
     column naming several benchmarks, or no accuracy column the conventions know (a `dataset`
     column naming a wide log's one data set is a label)."""
-    from helpers.runs.readers.metric_columns import recognise
+    from helpers.runs.readers.formats.metric_columns import recognise
 
     lazy = frame.lazy() if isinstance(frame, pl.DataFrame) else frame
     repeats, names = (
@@ -260,7 +260,7 @@ def table_kind(path: Path, header: list[str], mapping: Mapping[str, str]) -> str
     """For a CSV with a step column: 'runs-table' where a run column holds several values at
     one step (a store of runs, one per value), 'metrics-csv' where benchmarks are rows (a
     benchmark column, and a step on several rows); else None (the conventions decide)."""
-    from helpers.runs.readers.metric_columns import step_column
+    from helpers.runs.readers.formats.metric_columns import step_column
 
     given = [mapped_column(path, header, mapping, role) for role in ("run", "benchmark")]
     step = mapping.get("step") or step_column(header)

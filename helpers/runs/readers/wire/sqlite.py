@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from helpers.errors import DataError
-from helpers.runs.readers.magic import starts_with
+from helpers.runs.readers.wire.magic import starts_with
 
 if TYPE_CHECKING:  # sqlite3 loads when a database is opened, not for every command
     import sqlite3

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from helpers.errors import DataError
 from helpers.runs.readers._common import regular_file
-from helpers.runs.readers.magic import starts_with
+from helpers.runs.readers.wire.magic import starts_with
 
 HEADER = b":W&B" + struct.pack("<H", 0xBEE1)  # then the version byte
 VERSION = 0

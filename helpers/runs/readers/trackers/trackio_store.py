@@ -23,9 +23,9 @@ from pathlib import Path
 import polars as pl
 
 from helpers.errors import DataError
-from helpers.runs.readers import sqlite
 from helpers.runs.readers.format import Format
-from helpers.runs.readers.wandb_store import History
+from helpers.runs.readers.trackers.wandb_store import History
+from helpers.runs.readers.wire import sqlite
 
 SCHEMA = 2  # the schema version trackio 0.43 writes
 NEEDED = {"metrics": {"id", "run_name", "step", "metrics"}}

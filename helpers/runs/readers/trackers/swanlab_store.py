@@ -25,10 +25,10 @@ import polars as pl
 from helpers.errors import DataError
 from helpers.runs.readers._common import files_in
 from helpers.runs.readers.format import Format
-from helpers.runs.readers.magic import starts_with
-from helpers.runs.readers.protobuf import fields
-from helpers.runs.readers.wandb_log import Records
-from helpers.runs.readers.wandb_store import History
+from helpers.runs.readers.trackers.wandb_store import History
+from helpers.runs.readers.wire.magic import starts_with
+from helpers.runs.readers.wire.protobuf import fields
+from helpers.runs.readers.wire.wandb_log import Records
 
 SUFFIX = ".swanlab"
 HEADER = b":SWL" + struct.pack("<H", 0xE1D6)

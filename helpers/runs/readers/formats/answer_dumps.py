@@ -13,10 +13,10 @@ import polars as pl
 
 from helpers.errors import DataError
 from helpers.runs.readers._common import scan_jsonl_lines
-from helpers.runs.readers.evals import SAMPLE_SCHEMA, _frame, _text_key
 from helpers.runs.readers.format import Format, Where
+from helpers.runs.readers.formats.evals import SAMPLE_SCHEMA, _frame, _text_key
+from helpers.runs.readers.formats.tables import SAMPLE_COLUMNS
 from helpers.runs.readers.loaded import Loaded, samples_frame
-from helpers.runs.readers.tables import SAMPLE_COLUMNS
 
 # ---- verifiers (vf-eval) results.jsonl ----------------------------------------------------------
 

@@ -16,7 +16,6 @@ from pathlib import Path
 import polars as pl
 
 from helpers.errors import DataError
-from helpers.runs.readers import long_tables, tfevents
 from helpers.runs.readers._common import (
     csv_header,
     csv_lines,
@@ -27,8 +26,15 @@ from helpers.runs.readers._common import (
     text_only,
 )
 from helpers.runs.readers.format import Format
+from helpers.runs.readers.formats import long_tables
+from helpers.runs.readers.formats.metric_columns import (
+    STEP_NAMES,
+    MetricLog,
+    recognise,
+    step_column,
+)
 from helpers.runs.readers.loaded import SCORE_COLUMNS, Loaded
-from helpers.runs.readers.metric_columns import STEP_NAMES, MetricLog, recognise, step_column
+from helpers.runs.readers.trackers import tfevents
 
 # ---- reading the rows ---------------------------------------------------------------------------
 

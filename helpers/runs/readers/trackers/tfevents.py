@@ -17,7 +17,7 @@ import polars as pl
 
 from helpers.errors import DataError
 from helpers.runs.readers._common import regular_file
-from helpers.runs.readers.protobuf import fields, varint
+from helpers.runs.readers.wire.protobuf import fields, varint
 
 NAME_MARK = ".tfevents."  # in every event file's name, which ends in the writer's host name
 FIRST_EVENT = b"brain.Event:"  # an event file's first record holds its file_version

@@ -19,8 +19,8 @@ from helpers import benchmark_sizes
 from helpers.errors import DataError
 from helpers.runs.readers._common import scan_jsonl_lines
 from helpers.runs.readers.format import Format, Where
+from helpers.runs.readers.formats.results import PREFERRED, RESULT_COLUMNS, load_json
 from helpers.runs.readers.loaded import Loaded, scores_frame
-from helpers.runs.readers.results import PREFERRED, RESULT_COLUMNS, load_json
 
 INSTANCE_KEYS = {"schema_version", "evaluation_id", "sample_id", "evaluation"}
 SAMPLE_SCHEMA = {

@@ -265,7 +265,7 @@ def read(path: str | Path, kind: str) -> tuple[pl.DataFrame, list[str]]:
 
 def _read(path: Path, where) -> object:
     """The framework's own log, read as rows by the metric-log reader."""
-    from helpers.runs.readers.metrics import metric_log
+    from helpers.runs.readers.formats.metrics import metric_log
 
     rows, said = read(path, where.kind)
     loaded = metric_log(path, where.kind, where.options, rows)

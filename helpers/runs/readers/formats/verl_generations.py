@@ -24,8 +24,8 @@ import polars as pl
 
 from helpers.errors import DataError
 from helpers.runs.readers._common import files_in, read_document
-from helpers.runs.readers.answer_dumps import _normalised_key
 from helpers.runs.readers.format import Format, Where
+from helpers.runs.readers.formats.answer_dumps import _normalised_key
 from helpers.runs.readers.loaded import Loaded
 
 SUFFIX = ".table.json"

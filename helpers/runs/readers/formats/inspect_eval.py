@@ -21,8 +21,8 @@ from pathlib import Path
 import polars as pl
 
 from helpers.errors import DataError
-from helpers.runs.readers.evals import SAMPLE_SCHEMA, _binary, _frame
 from helpers.runs.readers.format import Format, Where
+from helpers.runs.readers.formats.evals import SAMPLE_SCHEMA, _binary, _frame
 from helpers.runs.readers.loaded import Loaded, decoding_of, samples_frame, scores_frame
 
 SUFFIX = ".eval"
@@ -134,7 +134,7 @@ def unfinished(log: dict) -> str | None:
 def load_inspect(path: Path) -> dict:
     """An Inspect log, `.eval` (zip) or JSON, as the JSON log's dict; samples that did not
     complete (an `error`, no scores) are left out and counted in `failed`."""
-    from helpers.runs.readers import results
+    from helpers.runs.readers.formats import results
 
     if path.suffix == SUFFIX:
         return read_eval_log(path)

@@ -9,7 +9,12 @@ from pathlib import Path
 import polars as pl
 
 from helpers.runs.readers._common import scan_jsonl_lines
-from helpers.runs.readers.answer_dumps import STEP_DUMPS, _message_text, _prompt_key, dump_texts
+from helpers.runs.readers.formats.answer_dumps import (
+    STEP_DUMPS,
+    _message_text,
+    _prompt_key,
+    dump_texts,
+)
 
 TEXT_SCHEMA = {
     "problem_id": pl.String,

@@ -26,7 +26,7 @@ import polars as pl
 from helpers.errors import DataError
 from helpers.runs.readers._common import csv_header, csv_lines, numeric, text_only
 from helpers.runs.readers.format import Format
-from helpers.runs.readers.long_tables import (
+from helpers.runs.readers.formats.long_tables import (
     BENCHMARK_NAMES,
     VALUE_NAMES,
     _named,

@@ -33,12 +33,12 @@ from pathlib import Path
 import polars as pl
 
 from helpers.errors import DataError
-from helpers.runs.readers import framework_logs, verl_generations
 from helpers.runs.readers._common import files_in
 from helpers.runs.readers.format import Format
-from helpers.runs.readers.protobuf import fields, varint
-from helpers.runs.readers.wandb_log import BLOCK as BLOCK  # re-exported: the tests' block size
-from helpers.runs.readers.wandb_log import Records, is_wandb_file
+from helpers.runs.readers.formats import framework_logs, verl_generations
+from helpers.runs.readers.wire.protobuf import fields, varint
+from helpers.runs.readers.wire.wandb_log import BLOCK as BLOCK  # re-exported: the tests' block size
+from helpers.runs.readers.wire.wandb_log import Records, is_wandb_file
 
 SUFFIX = ".wandb"
 CONSOLE_LINE_LIMIT = 4096  # W&B cuts a console line at this many characters
