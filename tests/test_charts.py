@@ -484,6 +484,29 @@ def test_accuracy_by_group_spec():
     assert spec["title"]["subtitle"][0] == overall
 
 
+def test_the_mean_of_the_benchmarks_is_drawn_apart_after_them():
+    """Issue 46: one evaluation's mean of its benchmarks is not one more benchmark along the
+    axis: a panel of its own after theirs, on the same accuracy scale, a dark diamond."""
+    table = pl.DataFrame(
+        {
+            "benchmark": ["AIME24", "MATH500", "mean of 2 benchmarks"],
+            "accuracy": [0.3, 0.8, 0.55],
+            "lo": [0.15, 0.76, 0.48],
+            "hi": [0.5, 0.84, 0.62],
+            "problems": [30, 500, None],
+            "average": [False, False, True],
+        }
+    )
+    spec = _roundtrip(charts.accuracy_by_group(table, "benchmark", title="t"))
+    benchmarks, mean = spec["hconcat"]
+    assert spec["resolve"]["scale"]["y"] == "shared"
+    drawn = [[r["benchmark"] for r in _data(spec, p["layer"][1], p)] for p in (benchmarks, mean)]
+    assert drawn == [["AIME24", "MATH500"], ["mean of 2 benchmarks"]]
+    assert mean["layer"][1]["encoding"]["shape"]["value"] == "diamond"
+    assert mean["layer"][1]["encoding"]["x"]["title"] == "Average"
+    assert mean["layer"][1]["encoding"]["y"]["axis"]["labels"] is False
+
+
 def test_accuracy_vs_size_spec():
 
     from tests.realdata import OBS

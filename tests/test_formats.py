@@ -805,6 +805,27 @@ def test_an_aggregate_the_log_holds_is_never_averaged_with_its_parts(tmp_path, c
     assert "an aggregate of the others, as its name says: left out of their mean" in said
 
 
+def test_a_long_noisy_curve_is_smoothed_by_default_and_a_band_over_one_problem_left_out():
+    """Issue 46: TRL's completions (one prompt a step, 300 steps) swing between 0 and 100%:
+    with no --smooth the curve gets a moving average over a twentieth of its steps (weight
+    0.88), said in the subtitle, and no band (an interval over one problem spans the axis);
+    --smooth 0 draws the points as logged; a short curve is never smoothed unasked."""
+    from helpers.runs.choose import chart_for
+
+    completions = REALDATA / "illustrated_grpo_trl_stage2" / "completions"
+    chart, _ = chart_for([completions])
+    said = chart.to_dict()["title"]["subtitle"]
+    assert any("moving average (EMA, weight 0.88," in s for s in said), said
+    assert any(s.startswith("no band for correctness_reward") for s in said)
+    assert not any(s.startswith("bands:") for s in said)
+    rows = next(iter(chart.to_dict()["datasets"].values()))
+    assert all(r["lo"] is None for r in rows) and any(r["smoothed"] for r in rows)
+    plain, _ = chart_for([completions], smooth=0)
+    assert not any("moving average" in s for s in plain.to_dict()["title"]["subtitle"])
+    short, _ = chart_for([REALDATA / "open-rs_lighteval_results_exp2"])
+    assert not any("moving average" in s for s in short.to_dict()["title"]["subtitle"])
+
+
 def test_smooth_draws_each_curves_moving_average_over_the_logged_points():
     """`plot --smooth W` (issue 41): a TRL run's 500 noisy reward steps get their bias-corrected
     EMA (`stats.ema`, as TensorBoard smooths) drawn solid over the logged points, which fade;
@@ -817,9 +838,7 @@ def test_smooth_draws_each_curves_moving_average_over_the_logged_points():
     spec = chart.to_dict()
     layers = [layer for unit in spec["concat"] for layer in unit["vconcat"][0]["layer"]]
     assert any(layer.get("name", "").startswith("smoothed 0") for layer in layers)
-    assert any(
-        "moving average of accuracy (EMA, weight 0.9" in s for s in spec["title"]["subtitle"]
-    )
+    assert any("moving average (EMA, weight 0.9," in s for s in spec["title"]["subtitle"])
     rows = next(iter(spec["datasets"].values()))
     drawn = {r["iteration"]: r["smoothed"] for r in rows if r["smoothed"] is not None}
     logged = table.filter(pl.col("benchmark") == table["benchmark"][0]).sort("step")

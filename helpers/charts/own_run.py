@@ -34,58 +34,95 @@ def accuracy_by_group(
     `summarise.accuracy_table`; `overall` (one row) adds a dashed rule at the overall
     accuracy, named in the subtitle;
     `notes` (what was left out) make the subtitle, wrapped to the chart's width. Rows with
-    `average` true (the mean of the benchmarks) are drawn apart: a dark diamond, not a blue
-    point. Another score per group (`value`, e.g. "mean_reward" from
+    `average` true (the mean of the benchmarks) are drawn apart, in a panel of their own after
+    the benchmarks' on the same accuracy axis: a dark diamond, not a blue point. Another score
+    per group (`value`, e.g. "mean_reward" from
     `rewards.reward_summary`, titled `value_title`) is drawn as logged, not as a percentage
     from 0 to 1. Labels too wide for their place along the axis are set at an angle."""
+    averaged = "average" in table.columns and table["average"].any()
+    if averaged:  # the mean apart: its own panel after the benchmarks', on the same axis
+        parts = [table.filter(~pl.col("average")), table.filter(pl.col("average"))]
+    else:
+        parts = [table]
+    widths = [WIDTH]
+    if averaged:  # the mean's panel as wide as its label needs
+        label = max(text_width(str(v), 11) for v in parts[1][group].to_list())
+        widths = [WIDTH - 110, max(90, int(label) + 16)]
+    layers = [
+        _by_group_marks(
+            part,
+            group,
+            value,
+            value_title,
+            x_title=group.replace("_", " ").capitalize() if i == 0 else "Average",
+            y_axis=i == 0,
+            width=width,
+        )
+        for i, (part, width) in enumerate(zip(parts, widths, strict=True))
+    ]
+    if overall is not None:  # named in the subtitle: a label on the line would cross a bar
+        rule = alt.Chart(overall).mark_rule(strokeDash=[5, 3], color=COLOURS["described"])
+        layers[0].append(rule.encode(y="accuracy:Q").properties(name="overall"))
+        accuracy, problems = overall.select("accuracy", "problems").row(0)
+        notes = [
+            f"dashed line: overall {accuracy * 100:.1f}% ({problems} problems)",
+            *notes,
+        ]
+    across = sum(widths) + 24 * (len(widths) - 1) + 40
+    heading = alt.Title(title, subtitle=wrapped(notes, across)) if notes else title
+    panels = [
+        alt.layer(*marks).properties(width=width, height=260)
+        for marks, width in zip(layers, widths, strict=True)
+    ]
+    if len(panels) == 1:
+        return panels[0].properties(title=heading)
+    return alt.hconcat(*panels, spacing=24).resolve_scale(y="shared").properties(title=heading)
+
+
+def _by_group_marks(
+    table: pl.DataFrame,
+    group: str,
+    value: str,
+    value_title: str,
+    *,
+    x_title: str,
+    y_axis: bool,
+    width: int,
+) -> list[alt.Chart]:
+    """One panel's marks of `accuracy_by_group`: a point and its interval per group."""
     percent = value == "accuracy"
     names = [str(v) for v in table[group].to_list()]
-    band = WIDTH / max(len(names), 1)
+    band = width / max(len(names), 1)
     angle = 0 if max((text_width(n, 11) for n in names), default=0) < band - 6 else -30
-    x = alt.X(f"{group}:O", sort=None).title(group.replace("_", " ").capitalize())
+    x = alt.X(f"{group}:O", sort=None).title(x_title)
     slant = {"labelAlign": "right", "labelBaseline": "middle"} if angle else {}
     x = x.axis(labelAngle=angle, labelLimit=200, **slant)
     y = alt.Y(f"{value}:Q").title(value_title)
     y = y.scale(domain=[0, 1]).axis(format=".0%") if percent else y.scale(zero=False)
+    lo = alt.Y("lo:Q")
+    if not y_axis:  # the panel beside labels the axis; its gridlines go on
+        bare = {"labels": False, "ticks": False, "domain": False, "title": None}
+        y, lo = y.axis(**bare), lo.axis(**bare)
+    average = "average" in table.columns and table["average"].all()
+    colour = alt.value(AVERAGE if average else COLOURS["accuracy"])
     base = alt.Chart(table)
-    averaged = "average" in table.columns and table["average"].any()
-    colour = (
-        alt.condition(alt.datum.average, alt.value(AVERAGE), alt.value(COLOURS["accuracy"]))
-        if averaged
-        else alt.value(COLOURS["accuracy"])
-    )
-    shape = (
-        alt.condition(alt.datum.average, alt.value("diamond"), alt.value("circle"))
-        if averaged
-        else alt.value("circle")
-    )
     bars = (
         base.mark_rule(strokeWidth=2)
-        .encode(x=x, y="lo:Q", y2="hi:Q", color=colour)
+        .encode(x=x, y=lo, y2="hi:Q", color=colour)
         .properties(name="intervals")
     )
     points = base.mark_point(filled=True, size=80, opacity=1).encode(
         x=x,
         y=y,
         color=colour,
-        shape=shape,
+        shape=alt.value("diamond" if average else "circle"),
         tooltip=[
             tip(f"{group}:O", group.replace("_", " ").capitalize()),
             tip("problems:Q", "Problems"),
             *with_interval(value, ".3f", value_title),
         ],
     )
-    layers: list[alt.Chart] = [bars, points]
-    if overall is not None:  # named in the subtitle: a label on the line would cross a bar
-        rule = alt.Chart(overall).mark_rule(strokeDash=[5, 3], color=COLOURS["described"])
-        layers.append(rule.encode(y="accuracy:Q").properties(name="overall"))
-        accuracy, problems = overall.select("accuracy", "problems").row(0)
-        notes = [
-            f"dashed line: overall {accuracy * 100:.1f}% ({problems} problems)",
-            *notes,
-        ]
-    heading = alt.Title(title, subtitle=wrapped(notes, WIDTH + 40)) if notes else title
-    return alt.layer(*layers).properties(title=heading, width=WIDTH, height=260)
+    return [bars, points]
 
 
 TREND = "line: median accuracy per half-decade of model size (bins with 3 or more models)"

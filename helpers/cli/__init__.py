@@ -115,7 +115,8 @@ def main(argv: list[str] | None = None, *, loaded: dict | None = None) -> int:
         type=smoothing,
         metavar="W",
         help="draw each training curve's moving average (EMA of weight W from 0 to 1, "
-        "bias-corrected as TensorBoard smooths) over the points as logged, for noisy curves",
+        "bias-corrected as TensorBoard smooths) over the points as logged, for noisy curves "
+        "(by default 0.6 for curves of 50 logged values or more; 0: none)",
     )
     engine_arg(plot)
     compare.add_parser(sub)

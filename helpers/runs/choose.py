@@ -82,6 +82,24 @@ def _band_note(table: pl.DataFrame) -> str:
 
 # `fitting`'s smoothing weight, for every training grid it builds (`--smooth`)
 _SMOOTH: contextvars.ContextVar[float | None] = contextvars.ContextVar("smooth", default=None)
+# where no weight is given, a curve of this many logged values or more is smoothed: a long
+# per-step curve (a training reward over batches of a few prompts) swings too much from step
+# to step to be read as logged. The weight averages over about a twentieth of the curve (at
+# 50 values TensorBoard's default, 0.6; at 300, 0.88); --smooth 0 turns it off
+AUTO_SMOOTH_FROM = 50
+# a band wider than this (a share of the axis) at the median step says nothing a reader can
+# use (a step of one or two problems): left out, and said
+WIDEST_BAND = 0.5
+
+
+def auto_weight(values: int) -> float:
+    """The EMA weight of a curve of `values` points: a window of a twentieth of them.
+
+    >>> auto_weight(50), auto_weight(300)
+    (0.6, 0.88)
+    """
+    window = max(values / 20, 2.5)
+    return round(1 - 2 / (window + 1), 2)
 
 
 def smoothed(curves: pl.DataFrame, weight: float) -> pl.DataFrame:
@@ -104,16 +122,50 @@ def smoothed(curves: pl.DataFrame, weight: float) -> pl.DataFrame:
     return pl.concat(parts, how="vertical_relaxed") if parts else curves
 
 
+def _longest_curve(curves: pl.DataFrame) -> int:
+    """The most values logged in one accuracy curve of `curves`."""
+    values = curves.filter((pl.col("metric") == "accuracy") & pl.col("value").is_not_null())
+    return values.group_by("benchmark").len()["len"].max() or 0 if values.height else 0
+
+
+def _without_wide_bands(curves: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
+    """The curves without the bands of those whose median band spans more than `WIDEST_BAND`
+    of the axis, and their names."""
+    if "lo" not in curves.columns:
+        return curves, []
+    widths = (
+        curves.filter(pl.col("metric") == "accuracy")
+        .group_by("benchmark", maintain_order=True)
+        .agg((pl.col("hi") - pl.col("lo")).median().alias("width"))
+    )
+    wide = widths.filter(pl.col("width") > WIDEST_BAND)["benchmark"].to_list()
+    if not wide:
+        return curves, []
+    bare = pl.col("benchmark").is_in(wide) & (pl.col("metric") == "accuracy")
+    cleared = [pl.when(bare).then(None).otherwise(pl.col(c)).alias(c) for c in ("lo", "hi")]
+    return curves.with_columns(cleared), wide
+
+
 def _grid(curves: pl.DataFrame, order, subtitle: str | list[str], **options):
     """The training grid of `curves`, fitted to what it can show (panels, points per line),
     with the subtitle saying what was left out; smoothed first where `fitting` was asked to
     (every logged point counts in the average, before any is thinned out)."""
     weight = _SMOOTH.get()
+    longest = _longest_curve(curves)
+    if weight is None and longest >= AUTO_SMOOTH_FROM:
+        weight = auto_weight(longest)
+    curves, wide = _without_wide_bands(curves)
+    if wide:
+        said = f"no band for {', '.join(wide)}: a step's interval spans most of the axis"
+        lines = [subtitle] if isinstance(subtitle, str) else list(subtitle)
+        if curves["lo"].is_null().all():  # no band is left to say what bands are
+            lines = [line for line in lines if not line.startswith("bands:")]
+        subtitle = [*lines, said]
     if weight:
         curves = smoothed(curves, weight)
         said = (
-            f"solid: moving average of accuracy (EMA, weight {weight:g}, bias-corrected as "
-            "TensorBoard smooths); faint: as logged"
+            f"solid: moving average (EMA, weight {weight:g}, bias-corrected as TensorBoard "
+            "smooths); faint: as logged"
         )
         subtitle = [*([subtitle] if isinstance(subtitle, str) else subtitle), said]
     means = [b for b in order or () if b.startswith(score_logs.MEAN_OF)]
@@ -237,9 +289,10 @@ def fitting(
     accuracy by level or by benchmark (one evaluation), or accuracy against model size
     (a scores table). Panels keep the log's order (or that of `benchmarks`). Returns a function
     that draws the chart, and the table. `smooth` (a weight from 0 to 1) draws each training
-    curve's moving average over the points as logged; `runs` names which runs of a store of
-    several are drawn (all are in the table); `loaded` holds runs read already, by the path
-    as given (a watch's, read as they grew), drawn instead of reading them again."""
+    curve's moving average over the points as logged (by default, curves of `AUTO_SMOOTH_FROM`
+    values or more with TensorBoard's weight, 0.6; 0 draws none); `runs` names which runs of
+    a store of several are drawn (all are in the table); `loaded` holds runs read already, by
+    the path as given (a watch's, read as they grew), drawn instead of reading them again."""
     token = _SMOOTH.set(smooth)
     try:
         return _fitting(files, benchmarks, columns, title, progress, mapping, problems,
@@ -315,8 +368,9 @@ def _chart_of(runs, files, benchmarks, columns, title, problems) -> tuple[object
     if kind == "models":
         return _models_chart(runs, files, benchmarks, columns, title, problems)
     # a chart is titled with the run's name where its log names it (a W&B run folder is
-    # `run-20251130_144822-<id>`, an MLflow store `mlruns`), else with the file's
-    named = runs[0].run if len(runs) == 1 and runs[0].run else None
+    # `run-20251130_144822-<id>`, an MLflow store `mlruns`), else with the file's or folder's
+    run = runs[0].run if len(runs) == 1 else None
+    named = inputs.display_name(files[0] if len(files) == 1 else files[0].parent, run)
     if kind == "scores":
         return _scores_chart(runs, files, benchmarks, columns, title, named)
     where = files[0] if len(files) == 1 else files[0].parent
@@ -331,7 +385,7 @@ def _models_chart(runs, files, benchmarks, columns, title, problems) -> tuple[ob
         from helpers.runs.leaderboard import leaderboard
 
         table, notes = leaderboard(models, problems)
-        named = files[0].stem if len(files) == 1 else files[0].parent.name
+        named = inputs.display_name(files[0] if len(files) == 1 else files[0].parent)
         drawn = table.filter(pl.col("rank") <= drawable.MAX_GROUPS)
         if benchmarks is None:
             shown = drawable.panels(drawn, "benchmark")
@@ -440,15 +494,16 @@ def _samples_chart(
                 [r.samples.collect().with_columns(file=pl.lit(r.path.stem)) for r in runs],
                 how="diagonal_relaxed",
             )
-            group = "benchmark" if samples["benchmark"].n_unique() > 1 else "file"
+            several = len(runs) > 1 and samples["benchmark"].n_unique() == 1
+            group = "file" if several else "benchmark"  # one benchmark in several files: by file
         _each_sample_once(samples, where)
         table = summarise.accuracy_table(samples, [group])
         overall = summarise.accuracy_table(samples)
         chart = _by_group(
             table,
             group,
-            title or f"Accuracy by {group} ({files[0].stem})",
-            overall=overall,
+            title or f"Accuracy by {group} ({inputs.display_name(where)})",
+            overall=overall if table.height > 1 else None,  # one group: its point says it
             notes=["lines: Wilson 95% intervals over problems", *_voted_note(overall), *said],
         )
         every = pl.concat(
@@ -460,7 +515,8 @@ def _samples_chart(
         )
         return chart, every
     summary = summarise.aggregate_samples(lf, where=where)
-    return _steps_chart(summary, nothing, benchmarks, columns, title, said, named=files[0].stem)
+    named = inputs.display_name(where)
+    return _steps_chart(summary, nothing, benchmarks, columns, title, said, named=named)
 
 
 def _each_sample_once(samples: pl.DataFrame, where) -> None:
@@ -513,7 +569,7 @@ def _rewards_chart(lf, nothing, where, benchmarks, columns, title) -> tuple[obje
         chart = _by_group(
             summary.drop("step"),
             "benchmark",
-            title or f"Mean reward by benchmark ({Path(where).stem})",
+            title or f"Mean reward by benchmark ({inputs.display_name(where)})",
             notes=[f"lines: 95% problem bootstrap ({stats.BOOTSTRAP_RESAMPLES:,} resamples)"],
             value="mean_reward",
             value_title="Mean reward",
@@ -539,4 +595,5 @@ def _spark_chart(files, benchmarks, columns, title) -> tuple[object, pl.DataFram
         frame = frame.filter(frame["benchmark"].isin(list(benchmarks)))
     summary = summarise.aggregate_samples(frame, engine="spark", where=files[0])
     nothing = _nothing(files[0], benchmarks)
-    return _steps_chart(summary, nothing, benchmarks, columns, title, named=Path(files[0]).stem)
+    named = inputs.display_name(Path(files[0]))
+    return _steps_chart(summary, nothing, benchmarks, columns, title, named=named)

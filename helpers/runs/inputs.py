@@ -14,6 +14,7 @@ A path that exists as written is never split, whatever it holds.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from helpers.errors import DataError
@@ -56,3 +57,45 @@ def pinned(given: str | Path) -> tuple[str | Path, int | None]:
     if not at or not step.isdigit() or Path(text).exists() or len(step) > 18:
         return given, None
     return path, int(step)
+
+
+# names that say nothing of which run a log holds: a tool's folder or file name, a hash, a
+# date and host (Hugging Face's Trainer names its TensorBoard folder `Aug03_00-13-34_<host>`)
+GENERIC = {
+    "completions", "data", "eval", "evals", "events", "files", "log", "logs", "metrics",
+    "mlruns", "output", "outputs", "result", "results", "run", "runs", "samples", "tb",
+    "tensorboard", "wandb",
+}  # fmt: skip
+MACHINE = re.compile(
+    r"[0-9a-f]{6,}|[A-Z][a-z]{2}\d{2}_\d{2}-\d{2}-\d{2}_.*|(offline-)?run-\d{8}_\d{6}-\w+"
+    r"|events\.out\.tfevents\..*"
+)
+# a checkpoint's folder, named by its step: the run is the folder above it
+CHECKPOINT = re.compile(r"(checkpoint|ckpt|step|global_step|iter|epoch|Exp\d*)[-_]?\d+")
+
+
+def display_name(path: str | Path, run: str | None = None) -> str:
+    """The name a chart gives a log: the run's own name where the log holds one a person gave
+    (not a machine's), else the file's or folder's name, going up past names that say nothing
+    of the run (a tool's `results`, `completions`, `runs`; a hash; a date and host); a
+    checkpoint's folder is named with the run's above it.
+
+    >>> display_name("outputs/evals/wordle--gpt-4.1-mini/816ec3b0/results.jsonl")
+    'wordle--gpt-4.1-mini'
+    >>> display_name("stage2/runs/Aug03_00-13-34_forcifer-123", run="Aug03_00-13-34_forcifer-123")
+    'stage2'
+    >>> display_name("open-rs_results/Exp2_400"), display_name("math500_samples.jsonl")
+    ('open-rs_results, Exp2_400', 'math500_samples')
+    """
+    if run and not MACHINE.fullmatch(run):
+        return run
+    path = Path(path)
+    names = [path.stem if path.suffix else path.name, *(p.name for p in path.parents)]
+    names = [n for n in names if n not in ("", ".", "..")]
+    kept = [n for n in names if n.lower() not in GENERIC and not MACHINE.fullmatch(n)]
+    if not kept:
+        return names[0] if names else str(path)
+    first = kept[0]
+    if CHECKPOINT.fullmatch(first) and len(kept) > 1:
+        return f"{kept[1]}, {first}"
+    return first

@@ -12,6 +12,7 @@ import polars as pl
 
 from helpers.errors import DataError
 from helpers.runs import drawable, score_logs
+from helpers.runs.inputs import display_name
 from helpers.runs.readers import Loaded
 
 MAX_RUNS = 7  # one colour each (render.theme.RUN_COLOURS)
@@ -111,7 +112,9 @@ def overlay(
     ]
     lines += score_logs.mean_note(table, "band")
     count = len(drawn.order)
-    heading = title or f"{files[0].stem}: accuracy of {count} run{'s' * (count != 1)} by step"
+    heading = (
+        title or f"{display_name(files[0])}: accuracy of {count} run{'s' * (count != 1)} by step"
+    )
     subtitle = drawable.subtitle(lines, notes)
 
     def make():
