@@ -1051,3 +1051,31 @@ def test_variants_of_a_figure_have_titles_of_their_own():
     ]
     titles = [_roundtrip(v)["title"]["text"] for v in variants]
     assert titles == [f"{fig}, with 95% intervals", f"{fig}, with the Pareto frontier"]
+
+
+def test_a_difference_bar_of_few_seeds_is_cut_at_the_axis_edge_and_said():
+    """Issue 46: notebook 007's pair has two seeds a run, and a paired interval counting the
+    seeds' spread with one or two degrees of freedom spans ±50 points where the verdict's is
+    ±11: the difference panels share an axis cut at ±30 points (every difference, unpaired
+    interval and last-step interval inside), each bar past it ends in a triangle at the edge,
+    and the section's subtitle says so; the flips are counted from losses to gains."""
+    from helpers.charts.compare_runs import difference_limit
+    from helpers.runs import compare, examples
+    from helpers.runs.presentation import comparison_chart
+
+    c = compare.compare(examples.comparison_logs())
+    limit = difference_limit(c.differences)
+    assert limit == 0.3
+    last = c.differences.filter(pl.col("step_b") == pl.col("step_b").max())
+    assert (last["hi"].abs().max() < limit) and (c.differences["hi"].max() > limit)
+    spec = comparison_chart(c).to_dict()
+    runs_part, differences, flips = spec["vconcat"]
+    said = json.dumps(differences["title"], ensure_ascii=False)
+    assert "axis cut at ±30 points: a bar past it ends in a triangle" in said
+    assert differences["resolve"]["scale"]["y"] == "shared"
+    layers = {ly.get("name"): ly for ly in differences["spec"]["layer"]}
+    assert layers["difference"]["encoding"]["y"]["scale"] == {"domain": [-0.3, 0.3], "clamp": True}
+    assert layers["cut hi"]["encoding"]["y"] == {"datum": 0.3}
+    assert layers["cut lo"]["mark"]["type"] == "point"
+    assert flips["spec"]["layer"][0]["encoding"]["x"]["sort"] == "ascending"
+    assert difference_limit(c.differences.with_columns(lo=pl.lit(-0.01), hi=pl.lit(0.01))) is None

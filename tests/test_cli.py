@@ -31,8 +31,11 @@ def test_wandb_export_to_html_offline(tmp_path, capsys):
     assert panels[15].endswith(" (training)") and panels[-1] == "mean of 15 benchmarks"
     said = json.dumps(spec["title"])
     assert "panels '(training)': training scores" in said
-    assert "23 of 31 benchmarks drawn (the first 23; --benchmarks picks others), and mean" in said
-    assert "wrote" in capsys.readouterr().out
+    assert "23 of 31 benchmarks drawn (the first 23 in the log), and mean" in said
+    assert "--" not in said  # no command-line option in the figure: the command says it
+    printed = capsys.readouterr().out
+    assert "note: the chart draws 24 panels at most; --benchmarks picks which" in printed
+    assert "wrote" in printed
 
 
 def test_skythought_to_png_and_table(tmp_path):
@@ -346,6 +349,12 @@ def test_a_band_left_out_is_said_in_the_chart_and_how_to_get_it_by_the_command(t
     assert "note: no interval for codegen__humaneval/openai_humaneval" in said
     assert "and 12 more: give sizes with --problems NAME=N" in said
     svg = out.read_text()
-    assert "its number of problems is not in the log" in svg and "--problems" not in svg
+    assert "no bands: the benchmarks&#39; numbers of problems are not in the log" in svg or (
+        "no bands: the benchmarks' numbers of problems are not in the log" in svg
+    )
+    assert "--problems" not in svg and "read a band against its panel" not in svg
     assert main(["plot", str(VAL), "-o", str(out), "--problems", "math__math/unknown=500"]) == 0
     assert "and 11 more" in capsys.readouterr().out
+    svg = out.read_text()  # one benchmark with a band: the others are named
+    assert "its number of problems is not in the log" in svg
+    assert "read a band against its panel" in svg

@@ -3,6 +3,7 @@ with their intervals, and the problems that flipped. Drawn from `helpers.runs.co
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import altair as alt
@@ -167,7 +168,9 @@ def paired_differences(
         if over_steps
         else alt.X("at:N").title(None).axis(labelAngle=0, labelLimit=220)
     )
-    y = alt.Y("difference:Q", **_difference_axis(rewards))
+    limit = difference_limit(differences)
+    scale = alt.Scale() if limit is None else alt.Scale(domain=[-limit, limit], clamp=True)
+    y = alt.Y("difference:Q", **_difference_axis(rewards)).scale(scale)
     tooltip = [
         tip("comparison:N", "Comparison"),
         tip("at:N", "Compared at"),
@@ -197,7 +200,11 @@ def paired_differences(
         .encode(y="unpaired_lo:Q", y2="unpaired_hi:Q")
         .properties(name="unpaired")
     )
-    paired = base.mark_rule(strokeWidth=2).encode(y="lo:Q", y2="hi:Q").properties(name="paired")
+    paired = (
+        base.mark_rule(strokeWidth=2)
+        .encode(y=alt.Y("lo:Q").scale(scale), y2="hi:Q")
+        .properties(name="paired")
+    )
     points = (
         base.mark_point(filled=True, size=50, opacity=1)
         .encode(y=y, tooltip=tooltip, shape=_run_shape("comparison", compared, first=1))
@@ -206,7 +213,38 @@ def paired_differences(
     layers = [zero, unpaired, paired, points]
     if over_steps:
         layers.insert(3, base.mark_line(strokeWidth=1).encode(y=y).properties(name="line"))
-    return _facet(alt.layer(*layers, data=data).properties(width=260, height=170), columns)
+    if limit is not None:  # a bar cut at the edge ends in a triangle pointing on
+        for end, shape, at in (("hi", "triangle-up", limit), ("lo", "triangle-down", -limit)):
+            past = f"datum.{end} {'>' if at > 0 else '<'} {at}"
+            cut = base.transform_filter(past).mark_point(filled=True, size=45, opacity=1)
+            layers.append(
+                cut.encode(y=alt.datum(at), shape=alt.value(shape)).properties(name=f"cut {end}")
+            )
+    facet = _facet(alt.layer(*layers, data=data).properties(width=260, height=170), columns)
+    return facet.resolve_scale(y="shared") if limit is not None else facet
+
+
+def difference_limit(differences: pl.DataFrame) -> float | None:
+    """Where the difference panels' axis ends (both ways), when some paired interval would
+    stretch it past use: a run of few seeds counts its seeds' spread with few degrees of
+    freedom, and one such bar can be ten times the others. The axis holds every difference,
+    every unpaired interval and the paired intervals of the last step compared (the verdict),
+    with a tenth to spare, rounded up to 10 points (to 0.1 of a mean reward); longer bars are
+    cut at its edge. None when every bar fits within it."""
+    if not differences.height:
+        return None
+    last = differences.filter(
+        pl.col("step_b").fill_null(-1) == pl.col("step_b").fill_null(-1).max().over("benchmark")
+    )
+    kept = [
+        differences[c].abs().max()
+        for c in ("difference", "unpaired_lo", "unpaired_hi")
+        if c in differences.columns
+    ] + [last[c].abs().max() for c in ("lo", "hi")]
+    core = max((v for v in kept if v is not None), default=0.0) * 1.1
+    limit = max(math.ceil(core * 10 - 1e-9), 1) / 10
+    widest = max(differences["lo"].abs().max() or 0, differences["hi"].abs().max() or 0)
+    return None if widest <= limit else round(limit, 6)
 
 
 def _difference_axis(rewards: bool) -> dict:
@@ -342,7 +380,7 @@ def flip_counts(
             if rewards
             else "Change in the problem's accuracy (percentage points)"
         )
-        .sort("descending")
+        .sort("ascending")
         # every other label where they would touch (16 bins share a 260 px panel)
         .axis(
             labelExpr=f"format(datum.value, '{'+.2f' if rewards else '+.0f'}')",
@@ -406,6 +444,15 @@ def _interval_words(differences: pl.DataFrame) -> str:
     if len(levels) and (levels != 0.95).any():
         return "paired interval at the adjusted level (bars), unpaired 95% (light)"
     return "paired 95% interval (bars), unpaired 95% (light)"
+
+
+def _cut_words(differences: pl.DataFrame, rewards: bool) -> list[str]:
+    """What the difference axis cuts, where it cuts (`difference_limit`)."""
+    limit = difference_limit(differences)
+    if limit is None:
+        return []
+    edge = f"{limit:g} mean reward" if rewards else f"{limit * 100:.0f} points"
+    return [f"axis cut at ±{edge}: a bar past it ends in a triangle at the edge"]
 
 
 def _seed_words(differences: pl.DataFrame) -> list[str]:
@@ -507,7 +554,11 @@ def comparison(
         paired_differences(differences, columns=columns, rewards=rewards).properties(
             title=panel_title(
                 f"Difference from the baseline: {_interval_words(differences)}",
-                subtitle=[*_seed_words(differences), *verdict_lines(differences, rewards)],
+                subtitle=[
+                    *_seed_words(differences),
+                    *_cut_words(differences, rewards),
+                    *verdict_lines(differences, rewards),
+                ],
             )
         ),
     ]

@@ -242,8 +242,12 @@ def run_grid(
     # would wrap every word)
     wide = shown * (look.width + PANEL_SPACING) + 40
     lines = [subtitle] if isinstance(subtitle, str) else list(subtitle)
+    banded = "lo" in curves.columns and curves["lo"].is_not_null().any()
     if len(names) > 1:  # a band's width is read against its own panel's axis
-        lines.append(f"each panel its own {y_title.lower()} axis: read a band against its panel")
+        lines.append(
+            f"each panel its own {y_title.lower()} axis"
+            + (": read a band against its panel" if banded else "")
+        )
     heading = alt.Title(title, subtitle=wrapped([s for s in lines if s], max(wide, WIDTH + 40)))
     return alt.concat(*units, columns=columns, data=data, spacing=PANEL_SPACING, title=heading)
 

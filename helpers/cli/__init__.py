@@ -31,6 +31,7 @@ from helpers.errors import DataError
 from helpers.io import FORMATS, write_text_atomic
 from helpers.runs.choose import fitting, unsized
 from helpers.runs.describe import describe
+from helpers.runs.drawable import MAX_PANELS
 from helpers.runs.inputs import location
 
 DESCRIPTION = """\
@@ -197,9 +198,18 @@ def _run(args, loaded: dict) -> int:
         if bare:  # the chart says there is no band; the command says how to get one
             some = ", ".join(bare[:3]) + (f" and {len(bare) - 3} more" if bare[3:] else "")
             print(f"note: no interval for {some}: give sizes with --problems NAME=N")
+        if not args.benchmarks and _benchmarks(table) > MAX_PANELS:  # the chart says which
+            print(f"note: the chart draws {MAX_PANELS} panels at most; --benchmarks picks which")
     write_output(out, make, table, appendix, args)
     print(f"wrote {out}")
     return 0
+
+
+def _benchmarks(table) -> int:
+    """How many benchmarks (their mean among them) a table behind a chart holds."""
+    if "benchmark" not in table.columns:
+        return 0
+    return table["benchmark"].n_unique()
 
 
 def _results(args, out: Path) -> int:

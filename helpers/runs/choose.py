@@ -67,8 +67,10 @@ def _band_note(table: pl.DataFrame) -> str:
         if known.height
         else ""
     )
-    if unknown:
-        note += ("; " if note else "") + (
+    if unknown and not known.height:
+        note = "no bands: the benchmarks' numbers of problems are not in the log"
+    elif unknown:
+        note += "; " + (
             f"no band for {', '.join(unknown[:4])}{' ...' if len(unknown) > 4 else ''}: "
             "its number of problems is not in the log"
         )
@@ -370,7 +372,7 @@ def _chart_of(runs, files, benchmarks, columns, title, problems) -> tuple[object
     # a chart is titled with the run's name where its log names it (a W&B run folder is
     # `run-20251130_144822-<id>`, an MLflow store `mlruns`), else with the file's or folder's
     run = runs[0].run if len(runs) == 1 else None
-    named = inputs.display_name(files[0] if len(files) == 1 else files[0].parent, run)
+    named = inputs.display_name(files[0], run)  # several inputs: the first names the run
     if kind == "scores":
         return _scores_chart(runs, files, benchmarks, columns, title, named)
     where = files[0] if len(files) == 1 else files[0].parent
@@ -494,16 +496,20 @@ def _samples_chart(
                 [r.samples.collect().with_columns(file=pl.lit(r.path.stem)) for r in runs],
                 how="diagonal_relaxed",
             )
-            several = len(runs) > 1 and samples["benchmark"].n_unique() == 1
-            group = "file" if several else "benchmark"  # one benchmark in several files: by file
+            group = "benchmark" if samples["benchmark"].n_unique() > 1 else "file"
         _each_sample_once(samples, where)
         table = summarise.accuracy_table(samples, [group])
         overall = summarise.accuracy_table(samples)
+        # one file of one benchmark: its point is named by the benchmark, not by the file
+        # (the table keeps its column: `file`)
+        drawn, by = table, group
+        if group == "file" and len(runs) == 1:
+            drawn, by = summarise.accuracy_table(samples, ["benchmark"]), "benchmark"
         chart = _by_group(
-            table,
-            group,
-            title or f"Accuracy by {group} ({inputs.display_name(where)})",
-            overall=overall if table.height > 1 else None,  # one group: its point says it
+            drawn,
+            by,
+            title or f"Accuracy by {by} ({inputs.display_name(where)})",
+            overall=overall if drawn.height > 1 else None,  # one group: its point says it
             notes=["lines: Wilson 95% intervals over problems", *_voted_note(overall), *said],
         )
         every = pl.concat(

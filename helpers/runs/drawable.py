@@ -83,8 +83,7 @@ def panels(
     rest = [n for n in names if n != summary]
     room = limit - (summary in names)
     kept = rest[:room] + ([summary] if summary in names else [])
-    note = f"{room} of {len(rest):,} {what} drawn (the first {room}"
-    note += "; --benchmarks picks others)" if what == "benchmarks" else ")"
+    note = f"{room} of {len(rest):,} {what} drawn (the first {room} in the log)"
     if summary in names:
         note += f", and {summary}"
     return Fitted(frame.filter(pl.col(column).cast(pl.String).is_in(kept)), kept, [note])
