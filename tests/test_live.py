@@ -79,7 +79,10 @@ def test_a_growing_log_is_redrawn_in_place_and_ends_as_plot_draws_it(tmp_path, s
     first, last = (b[export.VEGALITE_MIME] for b in (chart[0], chart[-1]))
     assert first != last
     make, _ = fitting([log], title="simulated")
-    assert last == export.notebook_spec(_spec_of(make()))
+    plotted = _spec_of(make())  # plot's chart, its title saying the step it has reached
+    plotted["title"]["text"] = "simulated, to step 40"
+    assert last == export.notebook_spec(plotted)
+    assert first["title"]["text"] == "simulated, to step 20"
     assert w._repr_mimebundle_() == chart[-1]
     assert status[-1]["text/plain"] == w.status()
 
@@ -129,7 +132,9 @@ def test_two_runs_with_a_baseline_draw_the_comparison(tmp_path, shown):
     c = w.watching.comparison()
     assert c.runs == ["base", "new"]
     spec = shown.outputs[0][-1][export.VEGALITE_MIME]
-    assert spec == export.notebook_spec(_spec_of(comparison_chart(c)))
+    drawn = _spec_of(comparison_chart(c))
+    drawn["title"]["text"] += ", to step 30"
+    assert spec == export.notebook_spec(drawn)
 
 
 def test_a_log_unreadable_at_first_is_waited_for(tmp_path, shown):

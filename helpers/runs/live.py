@@ -91,8 +91,13 @@ class Watch:
         self.lines += said
         if not grown or not self.watching.readable:
             return False
-        self.spec = self._drawn().to_dict()
+        self.spec = _at_step(self._drawn().to_dict(), self._newest())
         return True
+
+    def _newest(self) -> int | None:
+        """The newest evaluated step said of any run."""
+        steps = [w.said_up_to for w in self.watching.watched if w.said_up_to is not None]
+        return max(steps) if steps else None
 
     def _drawn(self):
         """What `plot` or `compare` would draw for the runs as read so far."""
@@ -229,6 +234,16 @@ class Watch:
         if self.error is not None:
             raise self.error
         return self
+
+
+def _at_step(spec: dict, step: int | None) -> dict:
+    """The spec, its title saying the newest step drawn (the watch's chart changes under it)."""
+    title = spec.get("title")
+    if step is None or not title:
+        return spec
+    if isinstance(title, dict):
+        return {**spec, "title": {**title, "text": f"{title['text']}, to step {step}"}}
+    return {**spec, "title": f"{title}, to step {step}"}
 
 
 def watch(*runs, **options) -> Watch:
