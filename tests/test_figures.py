@@ -207,7 +207,7 @@ def test_by_paper_groups_sorts_and_flags_hollow_values():
         "From training curves only the end of the Kimi Fig 5 run; "
         "the end and the peak of each MEL validation curve.",
         "Hollow: small internal model, end of RL (Fig 5), read 50% to 70% on a paper axis "
-        "labelled 10% to 50% (notebook 001).",
+        "labelled 10% to 50% (the training-dynamics figure's description).",
         # one model under two names, both drawn (the figure's and Table 3's): said once
         "One model, a figure's name and its table's, each as spelled: qwen25-72B-inst = "
         "Qwen2.5 72B-Inst., deepseek-v3 = DeepSeek V3, Claude 3.5 = Claude-3.5-Sonnet-1022, "

@@ -255,7 +255,7 @@ def rl_length_scaling(df: pl.DataFrame, **options) -> alt.HConcatChart:
             (
                 "the published values",
                 "black crosses: the values the paper prints for the same models "
-                "(the notebook's table gives the source of each)",
+                "(Kimi k1.5 report, Table 3 and Section 3.4)",
             )
         )
     return alt.hconcat(*panels).properties(title=heading(fig, added))

@@ -324,7 +324,7 @@ def gain_vs_growth(gg: pl.DataFrame) -> alt.LayerChart:
     # a gain of accuracies in percentage points (the data keep fractions, as described)
     y = (
         alt.Y("gain:Q")
-        .title("Accuracy gain, end - start (percentage points)")
+        .title("Accuracy gain, end − start (percentage points)")
         .scale(domain=ydom)
         .axis(labelExpr="format(datum.value * 100, '.0f')")
     )
@@ -343,7 +343,7 @@ def gain_vs_growth(gg: pl.DataFrame) -> alt.LayerChart:
         width=width,
         height=height,
         title=alt.Title(
-            "Accuracy gain against token-length growth (as described)",
+            "Accuracy gain against token growth, start to end",
             subtitle=wrapped(
                 _left_out(gg.filter(pl.col("gain").is_null())["benchmark"].to_list()), width + 60
             ),

@@ -181,9 +181,8 @@ def by_paper(rows: pl.DataFrame, group: str) -> ByPaper:
     off = off_axis().filter(pl.col("group") == group)
     beyond = off.height == 1 and bool(off["beyond_axis"].item())
     why_off = (
-        "read {:.0%} to {:.0%} on a paper axis labelled {:.0%} to {:.0%} (notebook 001)".format(
-            *off.select("low", "high", "tick_min", "tick_max").row(0)
-        )
+        "read {:.0%} to {:.0%} on a paper axis labelled {:.0%} to {:.0%} (the training-dynamics "
+        "figure's description)".format(*off.select("low", "high", "tick_min", "tick_max").row(0))
         if beyond
         else ""
     )
