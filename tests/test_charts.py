@@ -442,7 +442,13 @@ def test_grpo_vs_mel_intervals_and_smoothing():
     curves = grpo_vs_mel.method_curves(df, n_problems=30)
     spec = _roundtrip(charts.grpo_vs_mel(curves, smoothed=smoothed))
     layers = _named(spec)
-    assert list(layers)[:4] == ["stated_ranges", "intervals", "smoothed GRPO", "smoothed MEL"]
+    assert list(layers)[:6] == [
+        "stated_ranges", "intervals", "lines", "points", "smoothed GRPO", "smoothed MEL",
+    ]  # fmt: skip
+    # the smoothed curves bold over the readings, which fade; the weight said
+    assert layers["lines"]["mark"]["opacity"] < 1 and layers["points"]["mark"]["opacity"] < 1
+    assert layers["smoothed GRPO"]["mark"]["strokeWidth"] > layers["lines"]["mark"]["strokeWidth"]
+    assert any("(EMA, weight 0.6) of the readings" in s for s in spec["title"]["subtitle"])
     bars = _data(spec, layers["intervals"], spec)
     first = next(r for r in bars if r["method"] == "GRPO" and r["step"] == 0)
     lo, hi = stats_wilson(0.13 * 30, 30)

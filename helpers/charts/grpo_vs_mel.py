@@ -115,12 +115,12 @@ def _intervals(base: alt.Chart, colour: alt.Color, fig: dict, xdom, ydom) -> alt
 
 
 def _smoothed(smoothed: pl.DataFrame, x: alt.X, colour: alt.Color, ydom) -> list[alt.Chart]:
-    """Smoothed curves as broken lines, GRPO's dashed and MEL's dotted: apart in greyscale
-    too (no marker on them carries the method). A layer each, the dash a property of its
-    mark, so the legend's symbols stay solid."""
+    """Smoothed curves as broken lines, GRPO's dashed and MEL's dotted, drawn bold over the
+    readings (which fade): apart in greyscale too (no marker on them carries the method). A
+    layer each, the dash a property of its mark, so the legend's symbols stay solid."""
     return [
         alt.Chart(smoothed.filter(pl.col("method") == method))
-        .mark_line(strokeWidth=1.5, strokeDash=dash)
+        .mark_line(strokeWidth=2.5, strokeDash=dash)
         .encode(
             x=x,
             y=alt.Y("smoothed:Q").scale(domain=ydom),
@@ -195,15 +195,18 @@ def _axes(fig: dict, xdom, ydom) -> tuple[alt.X, alt.Y]:
     return x, y
 
 
-def _lines(base: alt.Chart, x: alt.X, y: alt.Y, colour: alt.Color) -> alt.Chart:
-    """Each method's curve."""
-    return base.mark_line(strokeWidth=2).encode(x=x, y=y, color=colour).properties(name="lines")
+def _lines(base: alt.Chart, x: alt.X, y: alt.Y, colour: alt.Color, faint: bool) -> alt.Chart:
+    """Each method's curve (`faint` under smoothed curves)."""
+    line = base.mark_line(strokeWidth=1, opacity=0.45) if faint else base.mark_line(strokeWidth=2)
+    return line.encode(x=x, y=y, color=colour).properties(name="lines")
 
 
-def _points(base: alt.Chart, x: alt.X, y: alt.Y, colour: alt.Color, shape: alt.Shape) -> alt.Chart:
-    """Each method's readings: GRPO circles, MEL triangles."""
+def _points(
+    base: alt.Chart, x: alt.X, y: alt.Y, colour: alt.Color, shape: alt.Shape, faint: bool
+) -> alt.Chart:
+    """Each method's readings: GRPO circles, MEL triangles (`faint` under smoothed curves)."""
     return (
-        base.mark_point(filled=True, size=80, opacity=1)
+        base.mark_point(filled=True, size=50 if faint else 80, opacity=0.55 if faint else 1)
         .encode(
             x=x,
             y=y,
@@ -228,10 +231,13 @@ def _added(intervals: bool, smoothed: pl.DataFrame | None) -> list[tuple[str, st
             ("95% intervals", "error bars: Wilson 95% intervals, counting the benchmark's problems")
         )
     if smoothed is not None:
+        weight = smoothed["weight"][0] if "weight" in smoothed.columns else None
+        said = f", weight {weight:g}" if weight is not None else ""
         added.append(
             (
                 "smoothed curves",
-                "GRPO dashed, MEL dotted: bias-corrected exponential moving average of each curve",
+                f"GRPO dashed, MEL dotted: moving average (EMA{said}) of the readings in step "
+                "order, their spacing ignored",
             )
         )
     return added
@@ -279,13 +285,13 @@ def grpo_vs_mel(curves: MethodCurves, *, smoothed: pl.DataFrame | None = None) -
     layers: list[alt.Chart] = [_stated(curves.stated, colour, xdom, ydom)]
     if intervals:
         layers.append(_intervals(base, colour, fig, xdom, ydom))
-    if smoothed is not None:
-        layers += _smoothed(smoothed, x, colour, ydom)
+    faint = smoothed is not None
     width, height = plot_size(WIDTH, HEIGHT)
     return alt.layer(
         *layers,
-        _lines(base, x, y, colour),
-        _points(base, x, y, colour, shape),
+        _lines(base, x, y, colour, faint),
+        _points(base, x, y, colour, shape, faint),
+        *(_smoothed(smoothed, x, colour, ydom) if smoothed is not None else []),
         *_peak_labels(peaks, colour, xdom, ydom),
         _stated_labels(stated, colour, xdom, ydom),
     ).properties(

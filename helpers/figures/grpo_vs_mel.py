@@ -87,7 +87,8 @@ def smooth(
     Returns
     -------
     polars.DataFrame
-        `df` with the column smoothed added, sorted by `by` and `order`.
+        `df` with the columns smoothed and weight (the weight, for the chart to say) added,
+        sorted by `by` and `order`.
 
     Examples
     --------
@@ -98,7 +99,8 @@ def smooth(
     """
     parts = [
         g.sort(order).with_columns(
-            smoothed=pl.Series(stats.ema(g.sort(order)[value].to_list(), weight))
+            smoothed=pl.Series(stats.ema(g.sort(order)[value].to_list(), weight)),
+            weight=pl.lit(weight, pl.Float64),
         )
         for _, g in df.group_by(by, maintain_order=True)
     ]
