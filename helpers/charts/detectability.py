@@ -8,7 +8,7 @@ import polars as pl
 
 from helpers.charts._tooltips import tip
 from helpers.charts.text_metrics import wrapped
-from helpers.render.theme import RUN_COLOURS, RUN_DASHES, RUN_SHAPES
+from helpers.render.theme import FIGURE_COLOURS, RUN_COLOURS, RUN_DASHES, RUN_SHAPES
 
 SUBTITLE = [
     "line: chance that two runs this far apart on this many problems come out separable at 5%",
@@ -52,7 +52,7 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
     colour, dash, shape = (
         channel("figure:N").title("Figure").scale(domain=figures, range=values[: len(figures)])
         for channel, values in (
-            (alt.Color, RUN_COLOURS),
+            (alt.Color, FIGURE_COLOURS),
             (alt.StrokeDash, RUN_DASHES),
             (alt.Shape, RUN_SHAPES),
         )

@@ -71,6 +71,12 @@ PAPER_COLOURS = {
     "MEL": OKABE_ITO["reddish purple"],
 }
 
+# The five figures where their differences share a chart (008): Okabe and Ito's, so the two
+# that share the MATH500 panel (001's and 003's) stay apart for deuteranopes too
+FIGURE_COLOURS = [
+    OKABE_ITO[c] for c in ("blue", "vermillion", "orange", "bluish green", "reddish purple")
+]
+
 # Runs in a comparison, in the order named: the baseline blue and the first method red, as GRPO
 # and MEL in figure 004, then the rest of the palette.
 RUN_COLOURS = [DESCRIBED[c] for c in ("blue", "red", "orange", "green", "purple", "cyan", "olive")]
