@@ -20,6 +20,7 @@ SMOOTHED_DASHES = [[6, 3], [2, 2]]  # GRPO's smoothed curve dashed, MEL's dotted
 METHOD_SHAPES = {"GRPO": "circle", "MEL": "triangle-up"}
 WIDTH, HEIGHT = 520, 320
 NUDGE = 1.2  # steps: the two methods' error bars side by side, GRPO left of MEL
+SHIFTED = f"datum.step + (datum.method == 'MEL' ? {NUDGE} : {-NUDGE})"
 
 
 def _stated(stated: pl.DataFrame, colour: alt.Color, xdom, ydom) -> alt.Chart:
@@ -100,9 +101,7 @@ def _drawn(points: pl.DataFrame, smoothed: pl.DataFrame | None) -> place.Marks:
 def _intervals(base: alt.Chart, colour: alt.Color, fig: dict, xdom, ydom) -> alt.Chart:
     """95% intervals; the two methods share steps, so their bars are nudged apart."""
     return (
-        base.transform_calculate(
-            shifted=f"datum.step + (datum.method == 'MEL' ? {NUDGE} : {-NUDGE})"
-        )
+        base.transform_calculate(shifted=SHIFTED)
         .mark_errorbar(ticks={"size": 5}, thickness=1.5)  # as wide in Vega-Lite 5 as in 6
         .encode(
             x=alt.X("shifted:Q").scale(domain=xdom).title(fig["x_title"]),
@@ -183,10 +182,11 @@ def _by_method(channel, values: list[str]):
     )
 
 
-def _axes(fig: dict, xdom, ydom) -> tuple[alt.X, alt.Y]:
-    """Step and score, the step ticks every 20 steps as described."""
+def _axes(fig: dict, xdom, ydom, step: str = "step") -> tuple[alt.X, alt.Y]:
+    """Step and score, the step ticks every 20 steps as described; `step` the field placed
+    along x (`shifted`: nudged with the error bars)."""
     x = (
-        alt.X("step:Q")
+        alt.X(f"{step}:Q")
         .title(fig["x_title"])
         .scale(domain=xdom, nice=False)
         .axis(values=list(range(fig["x_domain"][0], fig["x_domain"][1] + 1, 20)))  # as described
@@ -282,6 +282,10 @@ def grpo_vs_mel(curves: MethodCurves, *, smoothed: pl.DataFrame | None = None) -
     shape = _by_method(alt.Shape("method:N"), [METHOD_SHAPES[m] for m in METHODS])
     x, y = _axes(fig, xdom, ydom)
     base = alt.Chart(points)
+    placed = x  # where the readings sit: nudged beside each other with their error bars
+    if intervals:
+        placed = _axes(fig, xdom, ydom, step="shifted")[0]
+        base = base.transform_calculate(shifted=SHIFTED)
     layers: list[alt.Chart] = [_stated(curves.stated, colour, xdom, ydom)]
     if intervals:
         layers.append(_intervals(base, colour, fig, xdom, ydom))
@@ -289,8 +293,8 @@ def grpo_vs_mel(curves: MethodCurves, *, smoothed: pl.DataFrame | None = None) -
     width, height = plot_size(WIDTH, HEIGHT)
     return alt.layer(
         *layers,
-        _lines(base, x, y, colour, faint),
-        _points(base, x, y, colour, shape, faint),
+        _lines(base, placed, y, colour, faint),
+        _points(base, placed, y, colour, shape, faint),
         *(_smoothed(smoothed, x, colour, ydom) if smoothed is not None else []),
         *_peak_labels(peaks, colour, xdom, ydom),
         _stated_labels(stated, colour, xdom, ydom),
