@@ -156,6 +156,10 @@ def _baselines(rules: pl.DataFrame, xdom, ydom) -> list[alt.Chart]:
     return [baselines, baseline_labels]
 
 
+APART = 0.12  # of the space between two sizes: gains at one size set apart by this much
+GAIN_TEXT = "#b8363f"  # the gains' red, darkened for text: 5.9:1 on white (the bars' is 3.6:1)
+
+
 def _gain_layers(
     gains: pl.DataFrame, points: pl.DataFrame, rules: list[float], xdom, ydom
 ) -> list[alt.Chart]:
@@ -164,6 +168,10 @@ def _gain_layers(
     left, else above it, whichever side has no name within a line's height of the label,
     at the bar's middle or, where a baseline's dashed rule runs there, along the bar off it."""
     names = points.select("pos", "label_y", "label_align")
+    # two gains at one size (a model above the Step-DPO point, one below) would join into one
+    # bar through it: the first at the size, each next a little to its right (the names are
+    # set left of their points)
+    gains = gains.with_columns(pos=pl.col("pos") + APART * pl.int_range(pl.len()).over("pos"))
     gains = gains.with_columns(
         mid=pl.Series(
             [_off_rules(lo, hi, rules) for lo, hi in gains.select("base", "step_dpo").rows()]
@@ -207,7 +215,7 @@ def _gain_labels(arrows: pl.DataFrame, xdom) -> list[alt.Chart]:
             continue  # no empty layers (a browser warns of their infinite extents)
         layers.append(
             alt.Chart(arrows.filter(pl.col("side") == side))
-            .mark_text(align=align, dx=dx, dy=dy, color=COLOURS["Step-DPO"])
+            .mark_text(align=align, dx=dx, dy=dy, color=GAIN_TEXT)
             .transform_calculate(said="format(datum.gain, '+.1f') + ' pts'")  # points, not %
             .encode(x=alt.X("pos:Q").scale(domain=xdom), y=alt.Y(f"{at}:Q"), text="said:N")
         )
