@@ -125,6 +125,13 @@ def _by_group_marks(
     return [bars, points]
 
 
+def _dots(rows: pl.DataFrame) -> str:
+    """What a dot is, and how many models there are."""
+    models = rows.filter(pl.col("kind") == "model")
+    n = models["model"].n_unique() if "model" in models.columns else models.height
+    return f"dots: one per model and benchmark ({n:,} models)"
+
+
 TREND = "line: median accuracy per half-decade of model size (bins with 3 or more models)"
 
 
@@ -143,12 +150,19 @@ def accuracy_vs_size(
         tooltip.insert(1, tip("family:N", "Model family"))
     rows = table.sort("benchmark", "kind", "size_b", "model", nulls_last=True)
     sizes = rows["size_b"].drop_nulls().filter(rows["size_b"].drop_nulls() > 0)
-    low, high = (math.floor(math.log10(sizes.min())), math.ceil(math.log10(sizes.max())))
-    decades = [10.0**e for e in range(low, high + 1)] if sizes.len() else None
-    x = (  # a gridline and a label a decade: a log axis's minor lines crowd a small panel
+    # the axis spans the models (not the decades around them: an empty decade is room lost),
+    # a gridline and a label a decade: a log axis's minor lines crowd a small panel
+    scale = alt.Scale(type="log")
+    decades = None
+    if sizes.len():
+        lowest, highest = sizes.min() / 1.25, sizes.max() * 1.25
+        low, high = math.ceil(math.log10(lowest)), math.floor(math.log10(highest))
+        decades = [10.0**e for e in range(low, high + 1)]
+        scale = alt.Scale(type="log", domain=[lowest, highest], nice=False)
+    x = (
         alt.X("size_b:Q")
         .title("Model size (B parameters)")
-        .scale(type="log")
+        .scale(scale)
         .axis(values=decades, format="~g")
     )
     points = (
@@ -183,12 +197,7 @@ def accuracy_vs_size(
         alt.layer(points, trend, data=rows)
         .properties(width=200, height=150)
         .facet(facet=alt.Facet("benchmark:N", title=None), columns=columns)
-        .properties(
-            title=alt.Title(
-                title,
-                subtitle=[TREND, *notes] if notes else TREND,
-            )
-        )
+        .properties(title=alt.Title(title, subtitle=[_dots(rows), TREND, *notes]))
     )
 
 
