@@ -233,6 +233,8 @@ def run_grid(
     data = _panel_rows(curves, names)
     shown = min(columns, len(names))  # a grid of one panel is one panel wide
     look = _grid_look(data, x_title=x_title, y_title=y_title, columns=shown, points=points)
+    if len(names) == 1:  # one panel: room for its band to be read
+        look = look._replace(height=180)
     has_length = data["tokens"].is_not_null().any()
     units = [
         _unit(
@@ -286,6 +288,7 @@ class _Look(NamedTuple):
     length_tips: list[alt.Tooltip]
     width: int
     colour: str = COLOURS["accuracy"]  # the accuracy's line, points and band
+    height: int = 110  # an accuracy panel's; one panel alone is drawn taller
 
 
 def _grid_look(
@@ -309,7 +312,7 @@ def _grid_look(
             shown: alt.Y("value:Q")
             .title(y_title if shown else None)
             .scale(zero=False)
-            .axis(format=acc_format, labelFlush=True)
+            .axis(format=acc_format, labelFlush=True, tickCount=4)
             for shown in (True, False)
         },
         band_by={shown: alt.Y("lo:Q").title(y_title if shown else None) for shown in (True, False)},
@@ -370,7 +373,7 @@ def _accuracy(
     layers.append(_logged(look, base, i, first, faint=smooth))
     if smooth:
         layers.append(_average(look, base, i, first))
-    return alt.layer(*layers, title=panel_title(name), width=look.width, height=110)
+    return alt.layer(*layers, title=panel_title(name), width=look.width, height=look.height)
 
 
 def _band(look: _Look, base: alt.Chart, i: int, first: bool) -> alt.Chart:
