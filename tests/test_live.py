@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -46,6 +47,13 @@ def shown(monkeypatch) -> Shown:
     return s
 
 
+def _run(watched):
+    """The coroutine function's run on an event loop of its own, in a thread of its own, as a
+    notebook kernel's loop runs (this process may run another loop already: playwright's)."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, watched()).result()
+
+
 def _spec_of(chart) -> dict:
     helpers.setup()
     return json.loads(json.dumps(chart.to_dict()))
@@ -63,7 +71,7 @@ def test_a_growing_log_is_redrawn_in_place_and_ends_as_plot_draws_it(tmp_path, s
         w.stop()  # one last look
         return await w.wait()
 
-    w = asyncio.run(watched())
+    w = _run(watched)
     assert w.state == "stopped" and w.status().endswith("\nstopped")
     steps = [line.split()[2] for line in w.lines]
     assert steps == ["20", "30", "40"]  # the first look says the newest step, then each new one
@@ -97,7 +105,7 @@ def test_a_watch_ends_by_itself_when_no_log_grew_for_idle_exit(tmp_path, shown):
         assert w.state == "watching"
         return await w.wait()
 
-    w = asyncio.run(idle())
+    w = _run(idle)
     assert w.state == "stalled" and w.status().endswith("stalled: no log grew for 0.5 s")
     assert w.lines[-1].startswith("metrics: step 20 ")
     assert "image/png" in shown.outputs[0][-1]
@@ -113,7 +121,7 @@ def test_stop_takes_one_last_look_at_once(tmp_path, shown):
         w.stop()
         return await asyncio.wait_for(w.wait(), 30)
 
-    w = asyncio.run(stopped())
+    w = _run(stopped)
     assert w.state == "stopped" and w.lines[-1].startswith("metrics: step 20 ")
 
 
@@ -127,7 +135,7 @@ def test_two_runs_with_a_baseline_draw_the_comparison(tmp_path, shown):
         simulated_training.write(new, 21, 30)
         return await w.wait()
 
-    w = asyncio.run(watched())
+    w = _run(watched)
     assert any(line.startswith("  math500, step 30: new vs base:") for line in w.lines), w.lines
     c = w.watching.comparison()
     assert c.runs == ["base", "new"]
@@ -148,7 +156,7 @@ def test_a_log_unreadable_at_first_is_waited_for(tmp_path, shown):
         simulated_training.write(log, 1, 10)
         return await w.wait()
 
-    w = asyncio.run(watched())
+    w = _run(watched)
     assert w.lines[0].startswith("metrics: waiting: ")
     assert w.lines[-1].startswith("metrics: step 10 ")
     assert export.VEGALITE_MIME in shown.outputs[0][-1]
@@ -157,8 +165,8 @@ def test_a_log_unreadable_at_first_is_waited_for(tmp_path, shown):
 def test_bad_calls_are_said_plainly(tmp_path):
     log = tmp_path / "metrics.jsonl"
     simulated_training.write(log, 1, 10)
-    with pytest.raises(DataError, match="a notebook's kernel"):
-        helpers.watch(log)  # no event loop runs here: the terminal has its own command
+    with ThreadPoolExecutor(1) as thread, pytest.raises(DataError, match="a notebook's kernel"):
+        thread.submit(helpers.watch, log).result()  # no event loop: the terminal has a command
     with pytest.raises(DataError, match="one run or more"):
         Watch()
     with pytest.raises(DataError, match="more than 0"):
@@ -202,5 +210,5 @@ def test_stop_during_a_look_takes_another_after_it(tmp_path, shown, monkeypatch)
         w.stop()
         return await asyncio.wait_for(w.wait(), 30)
 
-    w = asyncio.run(stopped())
+    w = _run(stopped)
     assert w.lines[-1].startswith("metrics: step 20 ")

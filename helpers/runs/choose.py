@@ -95,13 +95,13 @@ WIDEST_BAND = 0.5
 
 
 def auto_weight(values: int) -> float:
-    """The EMA weight of a curve of `values` points: a window of a twentieth of them.
+    """The EMA weight of a curve of `values` points: a window of a twentieth of them, and at
+    least TensorBoard's default weight.
 
     >>> auto_weight(50), auto_weight(300)
     (0.6, 0.88)
     """
-    window = max(values / 20, 2.5)
-    return round(1 - 2 / (window + 1), 2)
+    return round(max(0.6, 1 - 2 / (values / 20 + 1)), 2)
 
 
 def smoothed(curves: pl.DataFrame, weight: float) -> pl.DataFrame:
