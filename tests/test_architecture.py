@@ -124,3 +124,15 @@ def test_every_format_is_declared_once_and_registered():
     for f in REGISTRY:
         assert f.description and any(getattr(f, s) for s in sniffs), f.name
         assert f.name == "folder" or f.read is not None or f.runs is not None, f.name
+
+
+def test_no_function_is_over_a_hundred_lines():
+    """Issue 42: a function a reader can hold in view; cut longer ones into named steps."""
+    long = []
+    for path in sorted((ROOT / "helpers").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                lines = node.end_lineno - node.lineno + 1
+                if lines > 100:
+                    long.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name} ({lines})")
+    assert long == []

@@ -18,6 +18,17 @@ from helpers.figures import (
     training_dynamics,
 )
 from helpers.paths import NOTEBOOKS
+from tests.realdata import (
+    CHECKPOINTS,
+    GRPO_COMPLETIONS,
+    LIGHTEVAL,
+    MLFLOW,
+    OBS,
+    SKY,
+    TRAIN,
+    VAL,
+    VERIFIERS_WORDLE,
+)
 
 
 def test_per_1k_tokens_recovers_a_known_slope():
@@ -335,3 +346,37 @@ def test_a_figures_title_is_larger_than_its_panels_titles(notebook):
         top = (title.get("fontSize") if isinstance(title, dict) else None) or default
         smaller = [(t, s) for t, s in _panel_title_sizes(f.spec, default, header) if s >= top]
         assert smaller == [], (f.stem, top)
+
+
+OWN_RUN_INPUTS = {  # the chart kinds `plot` draws from real logs, each with what it needs
+    "levels": ([SKY], {}),
+    "checkpoints": ([CHECKPOINTS], {}),
+    "grid and training export": ([VAL, TRAIN], {}),
+    "lighteval": ([LIGHTEVAL], {}),
+    "one checkpoint": ([LIGHTEVAL / "Exp2_400"], {}),
+    "model sizes": ([OBS], {}),
+    "completions": ([GRPO_COMPLETIONS / "completions"], {}),
+    "tensorboard": ([GRPO_COMPLETIONS / "runs"], {"mapping": {"accuracy": "reward"}}),
+    "mlflow": ([MLFLOW / "mlruns"], {"mapping": {"accuracy": "avg_quality_score"}}),
+    "verifiers": (
+        [VERIFIERS_WORDLE / "outputs/evals/wordle--gpt-4.1-mini/816ec3b0/results.jsonl"],
+        {},
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(OWN_RUN_INPUTS))
+def test_no_own_run_chart_points_to_interaction_or_an_option(case):
+    """Issue 46: the charts drawn from a user's own logs, as static as the report's, say no
+    'hover' and name no command-line option (the command says those), and are titled by the
+    run, not a tool's folder (results, completions, runs, a date and host)."""
+    from helpers.runs.choose import chart_for
+
+    files, options = OWN_RUN_INPUTS[case]
+    chart, _ = chart_for(files, **options)
+    spec = chart.to_dict()
+    said = [text for text in _texts(spec) if _INTERACTIVE.search(text)]
+    assert said == []
+    title = spec["title"]["text"] if isinstance(spec["title"], dict) else spec["title"]
+    assert not re.search(r"\((results|completions|runs)\)|^(results|completions|runs)\b", title)
+    assert not re.search(r"[A-Z][a-z]{2}\d{2}_\d{2}-\d{2}-\d{2}_", title), title

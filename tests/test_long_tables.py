@@ -210,7 +210,8 @@ def test_a_table_of_conditions_with_an_accuracy_column(tmp_path, capsys):
 
     chart, _ = chart_for([table], runs=["cond8", "cond0"])
     spec = chart.to_dict()
-    assert "2 of 9 runs drawn, as chosen (--runs)" in spec["title"]["subtitle"]
+    assert "2 of 9 runs drawn, as chosen" in spec["title"]["subtitle"]
+    assert not any("--" in line for line in spec["title"]["subtitle"])  # no option in a figure
     drawn = {r["run"] for rows in spec["datasets"].values() for r in rows if "run" in r}
     assert drawn == {"cond8", "cond0"}
     assert main(["plot", str(table), "--runs", "cond9", "-o", str(out)]) == 2

@@ -57,15 +57,7 @@ def across_papers(view: ByPaper) -> alt.VConcatChart:
         .scale(domain=kinds, range=["circle", "diamond"])
         .legend(title="value", symbolFillColor="#555555", symbolStrokeColor="#555555", **LEGEND)
     )
-    tooltip = [
-        tip("label:N", "Result"),
-        tip("paper:N", "Paper"),
-        tip("source_name:N", "From"),
-        *with_interval("value", ".1f", "Accuracy (%)"),
-        tip("note:N", "What the value is"),
-        tip("protocol:N", "Protocol"),
-        tip("source:N", "Data-package row"),
-    ]
+    tooltip = _tooltip()
     drawn = ["paper", "label", "kind", "hollow", "value", "lo", "hi"]
     rows_drawn = view.rows.select(*drawn, "source_name", "note", "protocol", "source")
     base = alt.Chart()  # the data once, on the layer: one source for every layer's fields
@@ -93,18 +85,7 @@ def across_papers(view: ByPaper) -> alt.VConcatChart:
         )
         .properties(name="hollow")
     )
-    title = alt.Title(
-        f"{view.group}, paper by paper: compare values within a paper, not across",
-        subtitle=wrapped(
-            [
-                "One panel per paper: its figure as a description reads it, its tables as printed.",
-                "Models, training and protocols differ between papers. "
-                f"Lines: Wilson 95% intervals for {view.n} problems.",
-                *view.notes,
-            ],
-            WIDTH,
-        ),
-    )
+    title = _title(view)
     # a panel per paper, each with its own rows (a facet with a y scale per panel would fork
     # the data per layer, which Vega-Lite warns about); one x scale for all
     panels = [
@@ -118,3 +99,32 @@ def across_papers(view: ByPaper) -> alt.VConcatChart:
         for p in view.papers
     ]
     return alt.vconcat(*panels, spacing=10).properties(title=title)
+
+
+def _tooltip() -> list:
+    """What hovering over a value of `across_papers` tells."""
+    return [
+        tip("label:N", "Result"),
+        tip("paper:N", "Paper"),
+        tip("source_name:N", "From"),
+        *with_interval("value", ".1f", "Accuracy (%)"),
+        tip("note:N", "What the value is"),
+        tip("protocol:N", "Protocol"),
+        tip("source:N", "Data-package row"),
+    ]
+
+
+def _title(view: ByPaper) -> alt.Title:
+    """`across_papers`' title, and a subtitle saying how to read it and what it leaves out."""
+    return alt.Title(
+        f"{view.group}, paper by paper: compare values within a paper, not across",
+        subtitle=wrapped(
+            [
+                "One panel per paper: its figure as a description reads it, its tables as printed.",
+                "Models, training and protocols differ between papers. "
+                f"Lines: Wilson 95% intervals for {view.n} problems.",
+                *view.notes,
+            ],
+            WIDTH,
+        ),
+    )

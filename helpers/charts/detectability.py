@@ -163,20 +163,7 @@ def power_against_difference(
         [curves.with_columns(layer=pl.lit("curve")), marks.with_columns(layer=pl.lit("point"))],
         how="diagonal_relaxed",
     ).with_columns(panel=pl.col("series") if by_panel else pl.lit(""))
-    by_series = {
-        name: channel("series:N")
-        .title("design")
-        .scale(
-            domain=series,
-            range=[values[0]] * len(series) if by_panel else values[: len(series)],
-        )
-        for name, channel, values in (
-            ("color", alt.Color, RUN_COLOURS),
-            ("strokeDash", alt.StrokeDash, RUN_DASHES),
-        )
-    }
-    if by_panel:  # named by their panels' titles
-        by_series = {k: v.legend(None) for k, v in by_series.items()}
+    by_series = _series_channels(series, by_panel)
     shapes = {"smallest detectable": "circle", "asked": "diamond", "observed": "square"}
     kinds = [k for k in shapes if k in set(marks["point"])]
     shape = (
@@ -191,28 +178,7 @@ def power_against_difference(
         .encode(x=x, y=y, **by_series)
         .properties(name="curves")
     )
-    points = (
-        alt.Chart()
-        .transform_filter("datum.layer == 'point'")
-        .mark_point(filled=True, size=70, opacity=1)
-        .encode(
-            x=x,
-            y=y,
-            shape=shape,
-            color=by_series["color"],
-            tooltip=[
-                tip("series:N", "Design"),
-                tip("point:N", "Point"),
-                tip(
-                    "difference:Q",
-                    f"Difference ({unit})",
-                    ".1f" if unit.endswith("points") else ".3f",
-                ),
-                tip("power:Q", "Power", ".0%"),
-            ],
-        )
-        .properties(name="points")
-    )
+    points = _design_points(x, y, shape, by_series["color"], unit)
     threshold = (
         alt.Chart()
         .mark_rule(strokeDash=[5, 3], color="#79706e")
@@ -229,4 +195,45 @@ def power_against_difference(
         .facet(facet, columns=columns)
         .resolve_scale(x="independent")
         .properties(title=alt.Title(title, subtitle=subtitle))
+    )
+
+
+def _series_channels(series: list[str], by_panel: bool) -> dict:
+    """`power_against_difference`'s colour and dash by series: one each, or (a panel a
+    series, named by its panel's title) one colour and no legend."""
+    by_series = {
+        name: channel("series:N")
+        .title("design")
+        .scale(
+            domain=series,
+            range=[values[0]] * len(series) if by_panel else values[: len(series)],
+        )
+        for name, channel, values in (
+            ("color", alt.Color, RUN_COLOURS),
+            ("strokeDash", alt.StrokeDash, RUN_DASHES),
+        )
+    }
+    return {k: v.legend(None) for k, v in by_series.items()} if by_panel else by_series
+
+
+def _design_points(x: alt.X, y: alt.Y, shape: alt.Shape, colour: alt.Color, unit: str):
+    """`power_against_difference`'s points: smallest detectable, asked for, observed."""
+    digits = ".1f" if unit.endswith("points") else ".3f"
+    return (
+        alt.Chart()
+        .transform_filter("datum.layer == 'point'")
+        .mark_point(filled=True, size=70, opacity=1)
+        .encode(
+            x=x,
+            y=y,
+            shape=shape,
+            color=colour,
+            tooltip=[
+                tip("series:N", "Design"),
+                tip("point:N", "Point"),
+                tip("difference:Q", f"Difference ({unit})", digits),
+                tip("power:Q", "Power", ".0%"),
+            ],
+        )
+        .properties(name="points")
     )

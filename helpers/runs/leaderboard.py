@@ -133,10 +133,7 @@ def leaderboard(
     table = table.select(*COLUMNS, *[c for c in table.columns if c not in COLUMNS])
     unknown = [b for b, n in sizes.items() if not n]
     if unknown:
-        notes.append(
-            f"no interval and no gap judged for {', '.join(unknown[:4])}: size unknown "
-            "(--problems NAME=N)"
-        )
+        notes.append(f"no interval and no gap judged for {', '.join(unknown[:4])}: size unknown")
     notes[:0] = [
         "shading: a new shade where a model is separable from the first model of the shade",
         f"(Newcombe 95%, Bonferroni over {judged} comparisons; unpaired, so cautious: the "

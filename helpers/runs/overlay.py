@@ -24,6 +24,26 @@ def _names(runs: Sequence[Loaded]) -> list[str]:
     return [n if names.count(n) == 1 else f"{n} ({i + 1})" for i, n in enumerate(names)]
 
 
+def _runs_table(files, scored, benchmarks) -> tuple[pl.DataFrame, list[str]]:
+    """Each run's `score_curves` table under a `run` column (a training score without an
+    interval: a batch's size is not logged), and the benchmarks in the order first seen (or
+    `benchmarks`, each checked to be there)."""
+    tables, order = [], []
+    for name, run in scored:
+        _, seen, table = score_logs.score_curves([run])
+        if run.kind == "training score":
+            table = table.with_columns(lo=pl.lit(None, pl.Float64), hi=pl.lit(None, pl.Float64))
+        tables.append(table.select(pl.lit(name).alias("run"), pl.all()))
+        order += [b for b in seen if b not in order]
+    table = pl.concat(tables, how="diagonal_relaxed")
+    if benchmarks:
+        unknown = [b for b in benchmarks if b not in order]
+        if unknown:
+            raise DataError(files[0], f"benchmarks among {order}", column=unknown[0])
+        table, order = table.filter(pl.col("benchmark").is_in(list(benchmarks))), list(benchmarks)
+    return table, order
+
+
 def overlay(
     files: Sequence[Path],
     runs: Sequence[Loaded],
@@ -50,19 +70,7 @@ def overlay(
             "accuracy or score columns in at least one of the runs (--map accuracy=TEMPLATE)",
             got=left[:4],
         )
-    tables, order = [], []
-    for name, run in scored:
-        _, seen, table = score_logs.score_curves([run])
-        if run.kind == "training score":  # a batch's size is not logged: no interval
-            table = table.with_columns(lo=pl.lit(None, pl.Float64), hi=pl.lit(None, pl.Float64))
-        tables.append(table.select(pl.lit(name).alias("run"), pl.all()))
-        order += [b for b in seen if b not in order]
-    table = pl.concat(tables, how="diagonal_relaxed")
-    if benchmarks:
-        unknown = [b for b in benchmarks if b not in order]
-        if unknown:
-            raise DataError(files[0], f"benchmarks among {order}", column=unknown[0])
-        table, order = table.filter(pl.col("benchmark").is_in(list(benchmarks))), list(benchmarks)
+    table, order = _runs_table(files, scored, benchmarks)
     band = pl.col("lo").is_not_null()
     mean = pl.col("benchmark").str.starts_with(score_logs.MEAN_OF)
     curves = table.select(
@@ -93,10 +101,8 @@ def overlay(
     drawn = drawable.panels(
         frame, "run", order=list(chosen or [n for n, _ in scored]), limit=MAX_RUNS, what="runs"
     )
-    if not chosen and len(scored) > MAX_RUNS:  # say how to pick others
-        drawn.notes[:] = [n + " (--runs chooses)" if " runs drawn" in n else n for n in drawn.notes]
-    if chosen and len(chosen) < len(scored):
-        drawn.notes.append(f"{len(chosen)} of {len(scored)} runs drawn, as chosen (--runs)")
+    if chosen and len(chosen) < len(scored):  # (a figure names no option: the command does)
+        drawn.notes.append(f"{len(chosen)} of {len(scored)} runs drawn, as chosen")
     thinned = drawable.thin(drawn.frame, "step", ("run", "seed", "benchmark", "kind"))
     notes = shown.notes + drawn.notes + thinned.notes
     notes += [  # rows a table repeated exactly, read once: said where the run is drawn
@@ -108,7 +114,7 @@ def overlay(
     lines = [
         f"bands: Wilson 95% over each benchmark's problems ({', '.join(known)})"
         if known
-        else "no band: no benchmark's size is known (--problems NAME=N)"
+        else "no band: no benchmark's size is known"
     ]
     lines += score_logs.mean_note(table, "band")
     count = len(drawn.order)
