@@ -32,6 +32,8 @@ def test_wandb_export_to_html_offline(tmp_path, capsys):
     said = json.dumps(spec["title"])
     assert "panels '(training)': training scores" in said
     assert "23 of 31 benchmarks drawn (the first 23 in the log), and mean" in said
+    # the validation log has no length of its own: the run's, the same under each, said so
+    assert "response length: the run's mean over its training batches, the same" in said
     assert "--" not in said  # no command-line option in the figure: the command says it
     printed = capsys.readouterr().out
     assert "note: the chart draws 24 panels at most; --benchmarks picks which" in printed

@@ -212,6 +212,7 @@ def run_grid(
     order: Sequence[str] | None = None,
     points: bool = True,
     averages: Sequence[str] = (),
+    tokens_title: str = "Mean tokens",
 ) -> alt.ConcatChart:
     """A run's curves as aligned small multiples: per benchmark, accuracy above (its 95% band
     where the curves carry one) and mean response length below, on one x axis; benchmarks
@@ -223,6 +224,7 @@ def run_grid(
     curves carry a `smoothed` column (a moving average, computed before), it is drawn solid
     over the logged points, which fade. Panels named in `averages` (the mean of the
     benchmarks) are drawn apart from the benchmarks they average: dark, with diamonds.
+    `tokens_title` titles the length axis (the run's, where every panel draws one length).
     """
     curves = _tidy_keeping_smoothed(curves)
     names = list(order) if order is not None else curves["benchmark"].unique(maintain_order=True)
@@ -233,6 +235,9 @@ def run_grid(
     data = _panel_rows(curves, names)
     shown = min(columns, len(names))  # a grid of one panel is one panel wide
     look = _grid_look(data, x_title=x_title, y_title=y_title, columns=shown, points=points)
+    look = look._replace(
+        tokens_by={k: v.title(tokens_title if k else None) for k, v in look.tokens_by.items()}
+    )
     if len(names) == 1:  # one panel: room for its band to be read
         look = look._replace(height=180)
     has_length = data["tokens"].is_not_null().any()

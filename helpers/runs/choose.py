@@ -415,6 +415,17 @@ def _models_chart(runs, files, benchmarks, columns, title, problems) -> tuple[ob
     return chart, table
 
 
+def _one_length(table: pl.DataFrame) -> bool:
+    """Whether every benchmark of a score log (its training panels and mean apart) carries
+    one response length a step (the run's, from its training log), rather than its own."""
+    name = pl.col("benchmark")
+    own = name.str.ends_with(score_logs.TRAINING) | name.str.starts_with(score_logs.MEAN_OF)
+    rows = table.filter(pl.col("tokens").is_not_null() & ~own)
+    if rows["benchmark"].n_unique() < 2:
+        return False
+    return rows.group_by("step").agg(pl.col("tokens").n_unique())["tokens"].max() == 1
+
+
 def _scores_chart(runs, files, benchmarks, columns, title, named) -> tuple[object, pl.DataFrame]:
     """Score logs: a point per benchmark for one evaluation, else the grid over steps."""
     curves, order, table = score_logs.score_curves(runs, benchmarks)
@@ -449,8 +460,18 @@ def _scores_chart(runs, files, benchmarks, columns, title, named) -> tuple[objec
         if training
         else _band_note(table)
     )
+    run_wide = has_tokens and _one_length(table)
+    trained = table["benchmark"].str.ends_with(score_logs.TRAINING).any()
     subtitle = [band] + (
-        ["response length matched to the nearest earlier step"] if has_tokens else []
+        [
+            "response length: the run's mean over its training batches, the same under every "
+            f"benchmark{' but the training panels' if trained else ''} (matched to the nearest "
+            "earlier step)"
+            if run_wide
+            else "response length matched to the nearest earlier step"
+        ]
+        if has_tokens
+        else []
     )
     subtitle += [f"dark, {n}" for n in score_logs.mean_note(table, "band")]
     if not training and table["benchmark"].str.ends_with(score_logs.TRAINING).any():
@@ -468,6 +489,7 @@ def _scores_chart(runs, files, benchmarks, columns, title, named) -> tuple[objec
         x_title="Step",
         columns=columns,
         y_title="Training score" if training else "Score" if mapped else "Accuracy",
+        tokens_title="Run's mean tokens" if run_wide and not trained else "Mean tokens",
     )
     return chart, table
 
