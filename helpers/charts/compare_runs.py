@@ -562,18 +562,19 @@ def comparison(
             )
         ),
     ]
+    # over steps, the flips are those of the last step compared; of one evaluation, its own
+    once = "step" not in differences.columns or differences["step"].is_null().all()
+    when = "" if once else " at the last step compared"
     if counts is not None and counts.height:
         parts.append(
             flip_counts(counts, columns=columns, rewards=rewards, runs=runs).properties(
-                title=panel_title(
-                    "Problems that flipped at the last step compared, by how much they moved"
-                )
+                title=panel_title(f"Problems that flipped{when}, by how much they moved")
             )
         )
     elif problems.height:
         parts.append(
             problem_flips(problems, columns=columns, rewards=rewards, runs=runs).properties(
-                title=panel_title("Problems that flipped, at the last step compared")
+                title=panel_title(f"Problems that flipped{when}")
             )
         )
     elif "won" in differences.columns and differences["won"].is_not_null().any():
