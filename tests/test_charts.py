@@ -1082,11 +1082,11 @@ def test_a_difference_bar_of_few_seeds_is_cut_at_the_axis_edge_and_said():
     spec = comparison_chart(c).to_dict()
     runs_part, differences, flips = spec["vconcat"]
     said = json.dumps(differences["title"], ensure_ascii=False)
-    assert "axis cut at ±30 points: a bar past it ends in a triangle" in said
+    assert "axis cut at ±30 points: a bar past it ends in a chevron" in said
     assert differences["resolve"]["scale"]["y"] == "shared"
     layers = {ly.get("name"): ly for ly in differences["spec"]["layer"]}
     assert layers["difference"]["encoding"]["y"]["scale"] == {"domain": [-0.3, 0.3], "clamp": True}
     assert layers["cut hi"]["encoding"]["y"] == {"datum": 0.3}
-    assert layers["cut lo"]["mark"]["type"] == "point"
+    assert layers["cut lo"]["mark"] | {"filled": False} == layers["cut lo"]["mark"]  # open
     assert flips["spec"]["layer"][0]["encoding"]["x"]["sort"] == "ascending"
     assert difference_limit(c.differences.with_columns(lo=pl.lit(-0.01), hi=pl.lit(0.01))) is None

@@ -16,6 +16,7 @@ from helpers.render.theme import COLOURS, RUN_COLOURS, RUN_SHAPES
 # A difference of accuracies is in percentage points: "+28%" would read as a relative gain.
 POINTS = "datum.value == 0 ? '0' : format(datum.value * 100, '+.0f')"  # signed; 0 as 0
 POINTS_TITLE = "Difference in accuracy (percentage points)"
+CHEVRON_UP, CHEVRON_DOWN = "M-1,0.4L0,-0.6L1,0.4", "M-1,-0.4L0,0.6L1,-0.4"  # a bar cut short
 # rewards that are not 0/1 are compared as mean rewards, in their own units
 REWARD_TITLE = "Difference in mean reward"
 
@@ -213,10 +214,13 @@ def paired_differences(
     layers = [zero, unpaired, paired, points]
     if over_steps:
         layers.insert(3, base.mark_line(strokeWidth=1).encode(y=y).properties(name="line"))
-    if limit is not None:  # a bar cut at the edge ends in a triangle pointing on
-        for end, shape, at in (("hi", "triangle-up", limit), ("lo", "triangle-down", -limit)):
+    if limit is not None:  # a bar cut at the edge ends in a chevron pointing on (an open
+        # mark: the differences themselves are filled shapes, a method's a triangle)
+        for end, shape, at in ((("hi", CHEVRON_UP, limit)), ("lo", CHEVRON_DOWN, -limit)):
             past = f"datum.{end} {'>' if at > 0 else '<'} {at}"
-            cut = base.transform_filter(past).mark_point(filled=True, size=45, opacity=1)
+            cut = base.transform_filter(past).mark_point(
+                filled=False, size=60, strokeWidth=2, opacity=1
+            )
             layers.append(
                 cut.encode(y=alt.datum(at), shape=alt.value(shape)).properties(name=f"cut {end}")
             )
@@ -452,7 +456,7 @@ def _cut_words(differences: pl.DataFrame, rewards: bool) -> list[str]:
     if limit is None:
         return []
     edge = f"{limit:g} mean reward" if rewards else f"{limit * 100:.0f} points"
-    return [f"axis cut at ±{edge}: a bar past it ends in a triangle at the edge"]
+    return [f"axis cut at ±{edge}: a bar past it ends in a chevron at the edge"]
 
 
 def _seed_words(differences: pl.DataFrame) -> list[str]:
