@@ -175,7 +175,13 @@ def rl_length_scaling_panel(
     colour = (
         alt.Color("group:N")
         .scale(domain=GROUPS, range=[COLOURS[g] for g in GROUPS])
-        .legend(title=None, orient="bottom-right", symbolOpacity=1)
+        # above the panels, clear of both panels' ticks; the described group names kept
+        .legend(
+            title="Model",
+            orient="top",
+            symbolOpacity=1,
+            labelExpr="datum.label == 'other' ? 'other models' : 'Kimi k1.5'",
+        )
     )
     base = alt.Chart(sub)
     points = (
