@@ -100,13 +100,13 @@ def test_a_watch_ends_by_itself_when_no_log_grew_for_idle_exit(tmp_path, shown):
     simulated_training.write(log, 1, 10)
 
     async def idle():
-        w = helpers.watch(log, every=0.05, idle_exit=0.5)
-        await simulated_training.grow(log, 11, 20, every=0.05)
+        w = helpers.watch(log, every=0.05, idle_exit=1)
+        simulated_training.write(log, 11, 20)  # seen at the next look, however slow the first
         assert w.state == "watching"
         return await w.wait()
 
     w = _run(idle)
-    assert w.state == "stalled" and w.status().endswith("stalled: no log grew for 0.5 s")
+    assert w.state == "stalled" and w.status().endswith("stalled: no log grew for 1 s")
     assert w.lines[-1].startswith("metrics: step 20 ")
     assert "image/png" in shown.outputs[0][-1]
 
@@ -131,8 +131,9 @@ def test_two_runs_with_a_baseline_draw_the_comparison(tmp_path, shown):
     simulated_training.write(new, 1, 20)
 
     async def watched():
-        w = helpers.watch(f"base={base}", ("new", new), baseline="base", every=0.1, idle_exit=1)
+        w = helpers.watch(f"base={base}", ("new", new), baseline="base", every=0.1)
         simulated_training.write(new, 21, 30)
+        w.stop()  # one last look, which reads what was written: no clock to race
         return await w.wait()
 
     w = _run(watched)

@@ -220,7 +220,10 @@ class Watch:
                     self._say()
         except Exception as e:  # said under the chart, and raised again by `wait()`
             self.error, self.state = e, f"stopped by an error: {e}"
-        self._show(whole=True)
+        try:
+            self._show(whole=True)
+        except Exception as e:  # the last drawing failed: `wait()` says so, never silent
+            self.error = self.error or e
 
     def stop(self) -> None:
         """End the watch after one last look; the output keeps the latest chart, whole."""
