@@ -249,15 +249,14 @@ def notebook_spec(spec: dict[str, Any]) -> dict[str, Any]:
     return {**spec, "$schema": JUPYTERLAB_SCHEMA}
 
 
-def mimebundle(spec: dict[str, Any]) -> dict[str, Any]:
-    """The outputs a notebook stores for one chart: Vega-Lite spec, PNG and plain text."""
-    png = small_png(vlc.vegalite_to_png(spec, scale=1.0))
-    title = spec_title(spec)
-    return {
-        VEGALITE_MIME: notebook_spec(spec),
-        "image/png": base64.b64encode(png).decode("ascii"),
-        "text/plain": f"<Vega-Lite chart: {title or 'untitled'}>",
-    }
+def mimebundle(spec: dict[str, Any], *, png: bool = True) -> dict[str, Any]:
+    """The outputs a notebook stores for one chart: Vega-Lite spec, PNG and plain text; with
+    `png` false the spec and text only (a chart redrawn often, whose PNG would cost each time)."""
+    bundle = {VEGALITE_MIME: notebook_spec(spec)}
+    if png:
+        drawn = small_png(vlc.vegalite_to_png(spec, scale=1.0))
+        bundle["image/png"] = base64.b64encode(drawn).decode("ascii")
+    return bundle | {"text/plain": f"<Vega-Lite chart: {spec_title(spec) or 'untitled'}>"}
 
 
 def small_png(png: bytes) -> bytes:

@@ -147,13 +147,7 @@ class Watch:
 
         if self.spec is None:
             return {"text/plain": "no chart yet: no log could be read"}
-        if whole:
-            return export.mimebundle(self.spec)
-        title = export.spec_title(self.spec) or "untitled"
-        return {
-            export.VEGALITE_MIME: export.notebook_spec(self.spec),
-            "text/plain": f"<Vega-Lite chart: {title}>",
-        }
+        return export.mimebundle(self.spec, png=whole)
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
         return self._bundle(whole=True)
