@@ -234,12 +234,15 @@ def run_grid(
     # someone's log (a quote, a line separator) must not end up inside a Vega expression
     data = _panel_rows(curves, names)
     shown = min(columns, len(names))  # a grid of one panel is one panel wide
-    look = _grid_look(data, x_title=x_title, y_title=y_title, columns=shown, points=points)
-    look = look._replace(
-        tokens_by={k: v.title(tokens_title if k else None) for k, v in look.tokens_by.items()}
+    look = _grid_look(
+        data,
+        x_title=x_title,
+        y_title=y_title,
+        tokens_title=tokens_title,
+        columns=shown,
+        points=points,
+        height=180 if len(names) == 1 else 110,  # one panel: room for its band to be read
     )
-    if len(names) == 1:  # one panel: room for its band to be read
-        look = look._replace(height=180)
     has_length = data["tokens"].is_not_null().any()
     units = [
         _unit(
@@ -292,15 +295,23 @@ class _Look(NamedTuple):
     accuracy_tips: list[alt.Tooltip]
     length_tips: list[alt.Tooltip]
     width: int
+    height: int  # an accuracy panel's; one panel alone is drawn taller
     colour: str = COLOURS["accuracy"]  # the accuracy's line, points and band
-    height: int = 110  # an accuracy panel's; one panel alone is drawn taller
 
 
 def _grid_look(
-    data: pl.DataFrame, *, x_title: str, y_title: str, columns: int, points: bool
+    data: pl.DataFrame,
+    *,
+    x_title: str,
+    y_title: str,
+    tokens_title: str,
+    columns: int,
+    points: bool,
+    height: int,
 ) -> _Look:
     """The encodings, markers and tooltips of `run_grid`'s panels, each built once in its two
-    forms: altair's method syntax costs a millisecond a call, and 13 panels made hundreds."""
+    forms: altair's method syntax costs a millisecond a call, and 13 panels made hundreds;
+    `height`, an accuracy panel's."""
     steps = data["iteration"].drop_nulls()
     x = alt.X("iteration:Q").scale(
         domain=[float(steps.min()), float(steps.max())] if steps.len() else None, nice=False
@@ -323,7 +334,7 @@ def _grid_look(
         band_by={shown: alt.Y("lo:Q").title(y_title if shown else None) for shown in (True, False)},
         tokens_by={
             shown: alt.Y("tokens:Q")
-            .title("Mean tokens" if shown else None)
+            .title(tokens_title if shown else None)
             .scale(zero=False)
             .axis(format="~s", tickCount=3, labelFlush=True)
             for shown in (True, False)
@@ -335,6 +346,7 @@ def _grid_look(
         accuracy_tips=[*tips, *with_interval("value", ".3f", y_title)],
         length_tips=[*tips, tip("tokens:Q", "Mean response length (tokens)", ",.0f")],
         width=panel_width(columns),
+        height=height,
     )
 
 
