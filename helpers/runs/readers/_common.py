@@ -43,6 +43,14 @@ def regular_file(path: Path) -> None:
         raise DataError(path, "a regular file (not a pipe, socket or device)")
 
 
+def read_anew(path: Path, inode: int, read: int) -> int | None:
+    """Where a log followed as it grows must be read again from its start (new, replaced by
+    another inode, or cut shorter than the `read` bytes already read): its inode now; else
+    None."""
+    st = path.stat()
+    return st.st_ino if st.st_ino != inode or st.st_size < read else None
+
+
 def scan_jsonl_lines(path: Path) -> Iterable[tuple[int, dict]]:
     """(line number, object) for every non-blank line of a JSONL file."""
     regular_file(path)

@@ -31,7 +31,7 @@ import polars as pl
 
 from helpers.errors import DataError
 from helpers.runs.inputs import run_named
-from helpers.runs.readers._common import json_line, reading
+from helpers.runs.readers._common import json_line, read_anew, reading
 from helpers.runs.readers.detect import FORMATS, detect
 from helpers.runs.readers.formats import framework_logs
 from helpers.runs.readers.formats.metrics import metric_log, rows_frame
@@ -55,9 +55,9 @@ class _Tail:
     def restart_if_new(self, path: Path) -> None:
         """Forget what was read where the file must be read from its start: new, replaced
         (another inode) or cut shorter than what was read."""
-        st = path.stat()
-        if st.st_ino != self.inode or st.st_size < self.offset:
-            self.inode, self.offset, self.number, self.rows = st.st_ino, 0, 0, None
+        inode = read_anew(path, self.inode, self.offset)
+        if inode is not None:
+            self.inode, self.offset, self.number, self.rows = inode, 0, 0, None
 
 
 def _lines_joined(frames: list[pl.DataFrame]) -> pl.DataFrame:

@@ -33,7 +33,7 @@ from pathlib import Path
 import polars as pl
 
 from helpers.errors import DataError
-from helpers.runs.readers._common import files_in
+from helpers.runs.readers._common import files_in, read_anew
 from helpers.runs.readers.format import Format
 from helpers.runs.readers.formats import framework_logs, verl_generations
 from helpers.runs.readers.wire.protobuf import fields, varint
@@ -199,9 +199,9 @@ class Following:
         self.run, self.history = Run(path), History()
 
     def look(self) -> None:
-        st = self.path.stat()
-        if st.st_ino != self.inode or st.st_size < self.end:
-            self.inode, self.end, self.count = st.st_ino, 0, 0
+        inode = read_anew(self.path, self.inode, self.end)
+        if inode is not None:
+            self.inode, self.end, self.count = inode, 0, 0
             self.run, self.history = Run(self.path), History()
         records = Records(self.path, start=self.end, count=self.count)
         _scan_into(self.run, records, self.history)
