@@ -32,7 +32,7 @@ FIT_WIDTH = 880
 # 30k rather than 30,000 (narrower); 0 rather than d3's 0k
 K_LABELS = "datum.value == 0 ? '0' : datum.label"
 PANEL_SPACING = 14
-AXES_WIDTH = {False: 46, True: 82}
+AXES_WIDTH = {False: 46, True: 110}
 
 
 def panel_width(columns: int, *, two_axes: bool = False) -> int:
@@ -158,7 +158,7 @@ def _series_legend(series: tuple[str, str], has_tokens: bool) -> tuple[alt.Color
     them took a third of the width); the data keep the short names."""
     left, right = series
     if has_tokens:
-        left, right = f"{left} (0 to 1, left axis)", f"{right} (tokens, right axis)"
+        left, right = f"{left} (left axis)", f"{right} (right axis)"
     named = f"datum.label == 'accuracy' ? {json.dumps(left)} : {json.dumps(right)}"
     colour = (
         alt.Color("metric:N")
@@ -193,11 +193,11 @@ def _scale(domain: Sequence[float] | None, **options) -> alt.Scale:
 
 
 def _accuracy_y(field: str, scale: alt.Scale, y_title: str, has_tokens: bool) -> alt.Y:
-    """Accuracy on the left axis: titled where it is the only axis; its labels blue beside a
-    token-length axis, else its title."""
+    """Accuracy on the left axis, titled; beside a token-length axis its labels and title are
+    blue, as its line is (which axis is which is read by colour)."""
     blue = COLOURS["accuracy"]
-    axis = {"labelColor": blue} if has_tokens else {"titleColor": blue}
-    return alt.Y(field).title(None if has_tokens else y_title).scale(scale).axis(**axis)
+    axis = {"labelColor": blue, "titleColor": blue} if has_tokens else {"titleColor": blue}
+    return alt.Y(field).title(y_title).scale(scale).axis(titlePadding=2, **axis)
 
 
 def _band(base: alt.Chart, y: alt.Y) -> alt.Chart:
@@ -252,10 +252,15 @@ def _token_line(
         .mark_line(point=marker, strokeWidth=1.6, strokeDash=[1, 0])
         .encode(
             y=alt.Y("value:Q")
-            .title(None)
+            .title(name)
             .scale(scale)
             .axis(
-                orient="right", labelColor=COLOURS["token length"], format="~s", labelExpr=K_LABELS
+                orient="right",
+                labelColor=COLOURS["token length"],
+                titleColor=COLOURS["token length"],
+                titlePadding=2,
+                format="~s",
+                labelExpr=K_LABELS,
             ),
             color=colour,
             shape=shape,
@@ -285,6 +290,14 @@ def _left_out(ranged: list[str]) -> list[str]:
         f"{n} benchmark{'s' * (n > 1)} left out, described by a range only (no start and end): "
         + ", ".join(ranged)
     ]
+
+
+def _zero_starts(pts: pl.DataFrame) -> str:
+    """What the subtitle adds where every token length starts at 0 (as read at 001's axis
+    floor): its growth is then its end value, not a measured change."""
+    if "token_length_start" in pts.columns and (pts["token_length_start"] == 0).all():
+        return " (every start is read as 0 tokens, the axis's floor: growth is the end value)"
+    return ""
 
 
 @redrawable
@@ -324,7 +337,7 @@ def gain_vs_growth(gg: pl.DataFrame) -> alt.LayerChart:
     # a gain of accuracies in percentage points (the data keep fractions, as described)
     y = (
         alt.Y("gain:Q")
-        .title("Accuracy gain, end − start (percentage points)")
+        .title("Accuracy gain (points)")
         .scale(domain=ydom)
         .axis(labelExpr="format(datum.value * 100, '.0f')")
     )
@@ -345,7 +358,12 @@ def gain_vs_growth(gg: pl.DataFrame) -> alt.LayerChart:
         title=alt.Title(
             "Accuracy gain against token growth, start to end",
             subtitle=wrapped(
-                _left_out(gg.filter(pl.col("gain").is_null())["benchmark"].to_list()), width + 60
+                [
+                    "gain: end − start, in percentage points; growth: end − start, in tokens"
+                    + _zero_starts(pts),
+                    *_left_out(gg.filter(pl.col("gain").is_null())["benchmark"].to_list()),
+                ],
+                width + 60,
             ),
         ),
     )

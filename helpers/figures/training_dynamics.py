@@ -73,7 +73,8 @@ def gain_and_growth(td: pl.DataFrame) -> pl.DataFrame:
     Returns
     -------
     polars.DataFrame
-        position, benchmark, accuracy_shape, gain, range_width, token_growth, gain_rank (1 the
+        position, benchmark, accuracy_shape, gain, range_width, token_length_start,
+        token_growth, gain_rank (1 the
         largest; null where there is no gain) and growth_rank (1 the largest, every benchmark),
         sorted by position.
 
@@ -91,6 +92,7 @@ def gain_and_growth(td: pl.DataFrame) -> pl.DataFrame:
             "accuracy_shape",
             gain=(pl.col("accuracy_end") - pl.col("accuracy_start")).round(3),
             range_width=(pl.col("accuracy_max") - pl.col("accuracy_min")).round(3),
+            token_length_start="token_length_start",
             token_growth=pl.col("token_length_end") - pl.col("token_length_start"),
         )
         .with_columns(
