@@ -251,6 +251,8 @@ def test_step_dpo_gains_layer_and_values():
     assert at == pytest.approx({m: 0.0 for m in at} | {"Qwen2-72B-Instruct": 0.12})
     spans = sorted(sorted((r["base"], r["step_dpo"])) for r in bars if r["model_size"] == "72B")
     assert spans[0][1] <= spans[1][0]  # the two 72B comparisons meet at Step-DPO, no overlap
+    for r in bars:  # each bar stops short of both its markers (touching, it read as an arrow)
+        assert abs(r["step_dpo"] - r["base"]) == pytest.approx(abs(r["gain"]) - 2 * 0.6)
     sides = {r["model_size"]: r["side"] for r in bars}
     # right of 32B's 2-point bar sits a model's name; the names keep off the bars (issue 26),
     # so the 7B name no longer reaches over to its left, and the label goes there
@@ -871,6 +873,27 @@ def test_chart_builds_round_trips_and_renders(name):
     assert svg.lstrip().startswith("<svg") and "<text" in svg
     png = vlc.svg_to_png(svg, scale=1)
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 2000
+
+
+def _stated_axes(node):
+    """Every axis of a compiled Vega spec, in its groups."""
+    if isinstance(node, dict):
+        yield from node.get("axes", [])
+        for mark in node.get("marks", []):
+            yield from _stated_axes(mark)
+
+
+@pytest.mark.parametrize("name", _chart_functions())
+def test_every_stated_tick_is_drawn(name):
+    """An axis given its tick values draws each of them: Vega thins stated values to the
+    axis's tick count (Vega-Lite's default is one per 40 px), which drew 002's accuracy axis,
+    described with a tick every 2.5 points, with one every 5."""
+    import vl_convert as vlc
+
+    for axis in _stated_axes(vlc.vegalite_to_vega(_built(name)[1])):
+        if "values" in axis and isinstance(axis["values"], list):
+            assert isinstance(axis.get("tickCount"), int), (name, axis)
+            assert axis["tickCount"] >= len(axis["values"]), (name, axis)
 
 
 # ---- told apart in greyscale (issue 44) -------------------------------------------------------

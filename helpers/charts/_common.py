@@ -81,7 +81,12 @@ def index_axis(categories: Sequence[str], title: str, pad: float) -> tuple[alt.X
         alt.X("pos:Q")
         .title(title)
         .scale(domain=domain, nice=False, zero=False)
-        .axis(values=list(range(len(categories))), labelExpr=expr, grid=False)
+        .axis(
+            values=list(range(len(categories))),
+            tickCount=len(categories),  # Vega thins stated values to the tick count
+            labelExpr=expr,
+            grid=False,
+        )
     )
     return x, domain
 

@@ -185,11 +185,12 @@ def _by_method(channel, values: list[str]):
 def _axes(fig: dict, xdom, ydom, step: str = "step") -> tuple[alt.X, alt.Y]:
     """Step and score, the step ticks every 20 steps as described; `step` the field placed
     along x (`shifted`: nudged with the error bars)."""
+    ticks = list(range(fig["x_domain"][0], fig["x_domain"][1] + 1, 20))
     x = (
         alt.X(f"{step}:Q")
         .title(fig["x_title"])
         .scale(domain=xdom, nice=False)
-        .axis(values=list(range(fig["x_domain"][0], fig["x_domain"][1] + 1, 20)))  # as described
+        .axis(values=ticks, tickCount=len(ticks))  # all: Vega thins values to the tick count
     )
     y = alt.Y("score:Q").title(fig["y_title"]).scale(domain=ydom, nice=False, zero=False)
     return x, y

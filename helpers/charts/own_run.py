@@ -163,7 +163,7 @@ def accuracy_vs_size(
         alt.X("size_b:Q")
         .title("Model size (B parameters)")
         .scale(scale)
-        .axis(values=decades, format="~g")
+        .axis(values=decades, tickCount=len(decades), format="~g")
     )
     points = (
         alt.Chart()
@@ -318,7 +318,11 @@ def _grid_look(
     )
     few = steps.unique().sort().to_list()
     # steps are whole: a few are each ticked (three tick 1, 2, 3, not 1.0, 1.5, ...)
-    x = x.axis(values=few, format="d") if 1 < len(few) <= 8 else x.axis(tickMinStep=1)
+    x = (
+        x.axis(values=few, tickCount=len(few), format="d")
+        if 1 < len(few) <= 8
+        else x.axis(tickMinStep=1)
+    )
     acc_format = ".0%" if y_title == "Accuracy" else "~g"
     blue, orange = COLOURS["accuracy"], COLOURS["token length"]
     tips = curve_tips(x_title)

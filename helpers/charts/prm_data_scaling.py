@@ -153,7 +153,12 @@ def _samples_axis(left_fig: dict, xdom) -> alt.X:
         alt.X("training_samples:Q")
         .title(left_fig["x_title"])
         .scale(type="log", domain=xdom, nice=False)
-        .axis(values=left_fig["x_ticks"], labelExpr=expr + " : ''", grid=True)
+        .axis(
+            values=left_fig["x_ticks"],
+            tickCount=len(left_fig["x_ticks"]),
+            labelExpr=expr + " : ''",
+            grid=True,
+        )
     )
 
 
