@@ -266,10 +266,12 @@ def test_prm_data_scaling_spec():
     df = helpers.load("prm_data_scaling")
     spec = _roundtrip(charts.prm_data_scaling(df))
     left, right = spec["hconcat"]
-    assert (
-        _text(left["title"]) == "Number of Training Samples"
-        and _text(right["title"]) == "Parameter Size of PRMs"
-    )
+    # the panels are named by their x axes, as described; no panel title repeats them
+    assert "title" not in left and "title" not in right
+    assert [p["layer"][0]["encoding"]["x"]["title"] for p in (left, right)] == [
+        "Number of Training Samples",
+        "Parameter Size of PRMs",
+    ]
     lines = [ly for ly in left["layer"] if ly["mark"]["type"] == "line"]
     assert len(lines) == 2 and lines[1]["mark"]["strokeDash"] == [5, 4]
     x = lines[0]["encoding"]["x"]

@@ -72,10 +72,13 @@ def domain(described: Sequence[float], values: Sequence[float], pad: float) -> l
     return [round(lo, 9), round(hi, 9)]
 
 
-def index_axis(categories: Sequence[str], title: str, pad: float) -> tuple[alt.X, list[float]]:
+def index_axis(
+    categories: Sequence[str], title: str, pad: float, right: float | None = None
+) -> tuple[alt.X, list[float]]:
     """A quantitative `pos` axis at 0..n-1 labelled with the categories, so that point labels
-    can be placed between categories; returns the encoding and its domain."""
-    domain = [-pad, len(categories) - 1 + pad]
+    can be placed between categories; `pad` categories' room left of the first (and right of
+    the last, unless `right` says); returns the encoding and its domain."""
+    domain = [-pad, len(categories) - 1 + (pad if right is None else right)]
     expr = " : ".join(f"datum.value == {i} ? '{c}'" for i, c in enumerate(categories)) + " : ''"
     x = (
         alt.X("pos:Q")

@@ -13,7 +13,6 @@ from helpers.charts._common import (
     domain,
     heading,
     index_axis,
-    panel_title,
     plot_size,
     redrawable,
 )
@@ -109,7 +108,7 @@ def _samples_panel(
         *layers,
         *_readings(left, line, x, y),
         *text_layers(names, "label", xdom, ydom, xscale="log"),
-    ).properties(**_panel(), title=panel_title(left_fig["x_title"]))
+    ).properties(**_panel())
 
 
 def _series_names(
@@ -223,7 +222,9 @@ def _size_panel(right: pl.DataFrame, right_fig: dict, y: alt.Y, ydom) -> alt.Lay
     right = right.with_columns(
         pos=pl.col("x_label").replace_strict(cats, list(range(len(cats)))).cast(pl.Float64)
     )
-    rx, rdom = index_axis(cats, right_fig["x_title"], pad=0.5)
+    # room right of the last size for its points' names beside them (squeezed to its left,
+    # a name sat above and between the names of the size before)
+    rx, rdom = index_axis(cats, right_fig["x_title"], pad=0.5, right=1.5)
     panel = _panel()
     right = with_label_positions(
         right,
@@ -244,9 +245,7 @@ def _size_panel(right: pl.DataFrame, right_fig: dict, y: alt.Y, ydom) -> alt.Lay
             tooltip=_tooltip(),
         )
     )
-    return alt.layer(points, *text_layers(right, "series", rdom, ydom)).properties(
-        **panel, title=panel_title(right_fig["x_title"])
-    )
+    return alt.layer(points, *text_layers(right, "series", rdom, ydom)).properties(**panel)
 
 
 def _panel() -> dict[str, float]:
