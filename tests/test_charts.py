@@ -799,7 +799,7 @@ def _(spec):
     """Each design's curve crosses the power asked for at its smallest detectable difference
     (the same formula found both), where its circle is drawn."""
     rows = spec["datasets"][spec["data"]["name"]]
-    for design in ("unpaired", "paired, 80% alike"):
+    for design in ("unpaired", "paired, 80% answered alike"):
         curve = [r for r in rows if r["series"] == design and r["layer"] == "curve"]
         (smallest,) = [
             r for r in rows if r["series"] == design and r.get("point") == "smallest detectable"

@@ -229,7 +229,11 @@ def test_power_draws_its_curves_as_a_pdf_and_refuses_what_it_cannot_draw(tmp_pat
     runs = [f"7b={SKY}", f"14b={SKY14}"]
     assert main(["power", *runs, "-o", str(tmp_path / "runs.svg")]) == 0
     svg = (tmp_path / "runs.svg").read_text()
-    assert "MATH500: 14b vs 7b" in svg and "Could these runs be told apart?" in svg
+    assert "MATH500: 14b vs 7b (500 problems, 60% answered alike)" in svg
+    assert "Could these runs be told apart?" in svg
+    # the test these runs are held to, and no other; the observed difference is a rule across
+    # the panel, not a point on the curve (whose power there says nothing new)
+    assert "McNemar" in svg and "paired t" not in svg and "dotted rule: the difference" in svg
     for args, words in (
         ([*runs, "--budget", "0.05", "-o", str(tmp_path / "b.png")], "expected an output ending in .csv"),
         ([*design, "-o", str(tmp_path / "p.png"), "--size", "column"], "expected a .pdf output for --size"),

@@ -120,8 +120,9 @@ def power_against_difference(
 ) -> alt.FacetChart:  # fmt: skip
     """`power`'s chart: the chance of telling two runs apart against how far apart they are,
     a line per design (or a panel per benchmark of two runs), a dashed rule at the power asked
-    for, and on each line the smallest detectable difference (circle), the difference asked
-    for (diamond) and the one observed (square).
+    for, on each line the smallest detectable difference (circle) and the difference asked
+    for (diamond), and the one observed as a dotted vertical rule (not a point on the curve:
+    the power at the difference observed says nothing the p-value does not).
 
     Parameters
     ----------
@@ -164,7 +165,7 @@ def power_against_difference(
         how="diagonal_relaxed",
     ).with_columns(panel=pl.col("series") if by_panel else pl.lit(""))
     by_series = _series_channels(series, by_panel)
-    shapes = {"smallest detectable": "circle", "asked": "diamond", "observed": "square"}
+    shapes = {"smallest detectable": "circle", "asked": "diamond"}
     kinds = [k for k in shapes if k in set(marks["point"])]
     shape = (
         alt.Shape("point:N").title("point").scale(domain=kinds, range=[shapes[k] for k in kinds])
@@ -179,6 +180,13 @@ def power_against_difference(
         .properties(name="curves")
     )
     points = _design_points(x, y, shape, by_series["color"], unit)
+    observed = (
+        alt.Chart()
+        .transform_filter("datum.point == 'observed'")
+        .mark_rule(strokeDash=[2, 2], color="#444444", strokeWidth=1.5)
+        .encode(x=x, tooltip=[tip("difference:Q", f"Difference observed ({unit})", ".1f")])
+        .properties(name="observed")
+    )
     threshold = (
         alt.Chart()
         .mark_rule(strokeDash=[5, 3], color="#79706e")
@@ -190,7 +198,9 @@ def power_against_difference(
     across = min(columns, len(series)) if by_panel else 1
     subtitle = wrapped(subtitle, max(440, across * (width + 60)))
     return (
-        alt.layer(lines, threshold, points, data=rows)
+        alt.layer(
+            lines, threshold, *[observed] * ("observed" in set(marks["point"])), points, data=rows
+        )
         .properties(width=width, height=height)
         .facet(facet, columns=columns)
         .resolve_scale(x="independent")
@@ -213,7 +223,10 @@ def _series_channels(series: list[str], by_panel: bool) -> dict:
             ("strokeDash", alt.StrokeDash, RUN_DASHES),
         )
     }
-    return {k: v.legend(None) for k, v in by_series.items()} if by_panel else by_series
+    if by_panel:
+        return {k: v.legend(None) for k, v in by_series.items()}
+    # a line's key is a stretch of line in its dash (as a disc, a dash frayed it)
+    return {k: v.legend(symbolType="stroke", symbolStrokeWidth=2) for k, v in by_series.items()}
 
 
 def _design_points(x: alt.X, y: alt.Y, shape: alt.Shape, colour: alt.Color, unit: str):
@@ -221,7 +234,7 @@ def _design_points(x: alt.X, y: alt.Y, shape: alt.Shape, colour: alt.Color, unit
     digits = ".1f" if unit.endswith("points") else ".3f"
     return (
         alt.Chart()
-        .transform_filter("datum.layer == 'point'")
+        .transform_filter("datum.layer == 'point' && datum.point != 'observed'")
         .mark_point(filled=True, size=70, opacity=1)
         .encode(
             x=x,

@@ -147,6 +147,14 @@ def _chart(args, rows: list[dict]):
         asked = f"; diamond: the {said} asked about"
     if args.runs:
         curves, marks = power_curves.run_curves(rows, args.difference)
+        tests = [
+            test
+            for design, test in (
+                (False, "McNemar's test on the problems the runs answer differently"),
+                (True, "the paired t test over per-problem differences"),
+            )
+            if any((r.get("design") == "paired t") == design for r in rows)
+        ]
         return charts.power_against_difference(
             curves,
             marks,
@@ -154,10 +162,10 @@ def _chart(args, rows: list[dict]):
             title="Could these runs be told apart? Power against difference",
             subtitle=[
                 f"line: chance of a separable result at two-sided {args.alpha:g} on these "
-                "problems, as the runs answer them (McNemar's test; the paired t test with "
-                "several answers or seeds)",
+                f"problems, as the runs answer them ({'; '.join(tests)})",
                 f"circle: the smallest difference detected with {args.power:.0%} power; "
-                f"square: the difference observed{asked}; grey dashed rule: the power asked for",
+                f"dotted rule: the difference observed{asked}; grey dashed rule: the power "
+                "asked for",
             ],
             unit="mean reward" if rewards else "percentage points",
             by_panel=True,  # a panel a benchmark
@@ -173,8 +181,21 @@ def _chart(args, rows: list[dict]):
             f"{args.alpha:g}",
             f"circle: the smallest difference detected with {args.power:.0%} power{asked}; "
             "grey dashed rule: the power asked for",
+            *_paired_reach(rows),
         ],
     )
+
+
+def _paired_reach(rows: list[dict]) -> list[str]:
+    """Why a paired line stops short: runs that answer a share of the problems alike can
+    differ by at most the rest."""
+    return [
+        f"the paired line ends at {(1 - r['agreement']) * 100:g} points: runs that answer "
+        f"{r['agreement']:.0%} of the problems alike differ by at most the other "
+        f"{1 - r['agreement']:.0%}"
+        for r in rows
+        if r.get("agreement") is not None
+    ]
 
 
 def _power_of_runs(args) -> list[dict]:

@@ -44,7 +44,10 @@ def run_curves(rows: list[dict], difference: float | None) -> tuple[pl.DataFrame
     for r in rows:
         reward = r.get("unit") == "mean reward"
         scale = 1 if reward else 100
-        name = f"{r['benchmark']}: {r['comparison']}"
+        name = f"{r['benchmark']}: {r['comparison']} ({r['problems']:,} problems"
+        if r.get("design") != "paired t":  # what McNemar's curve rests on
+            name += f", {r['agreement']:.0%} answered alike"
+        name += ")"
         if r.get("design") == "paired t":
             sd, seeds, seed_sd = r["difference_sd"], r["seeds"], r["seed_sd"] or 0.0
 
@@ -76,7 +79,7 @@ def run_curves(rows: list[dict], difference: float | None) -> tuple[pl.DataFrame
 def _design_name(r: dict) -> str:
     name = r["design"]
     if r["agreement"] is not None:
-        name += f", {r['agreement']:.0%} alike"
+        name += f", {r['agreement']:.0%} answered alike"
     if r.get("seeds"):
         name += f", {r['seeds']} seeds a run"
     return name
