@@ -380,3 +380,51 @@ def test_no_own_run_chart_points_to_interaction_or_an_option(case):
     title = spec["title"]["text"] if isinstance(spec["title"], dict) else spec["title"]
     assert not re.search(r"\((results|completions|runs)\)|^(results|completions|runs)\b", title)
     assert not re.search(r"[A-Z][a-z]{2}\d{2}_\d{2}-\d{2}-\d{2}_", title), title
+    assert title.startswith(TITLED.get(case, "")), title
+
+
+# where the log names its run or the model it evaluated, the title says it (lighteval's
+# config_general.model_name; MLflow's run name), not the folder it was copied to
+TITLED = {
+    "lighteval": "quyanh/OpenRS-GRPO: ",
+    "one checkpoint": "Accuracy by benchmark (quyanh/OpenRS-GRPO, Exp2_400)",
+    "mlflow": "self_training_full_run: ",
+}
+
+
+def test_curves_with_no_band_start_their_axis_at_zero_and_say_why_there_is_none():
+    """Issue 46: three MLflow iterations of a mapped score (0.92, 0.92, 0.835) with nothing to
+    read their wiggle against drew on an axis from 0.83 to 0.92, a dip that looked like a
+    collapse; a banded accuracy keeps its fitted axis. A mapped score's missing band is said
+    as what it is (no count of answers), not as benchmarks' sizes."""
+    from helpers.runs.choose import chart_for
+
+    files, options = OWN_RUN_INPUTS["mlflow"]
+    spec = chart_for(files, **options)[0].to_dict()
+    assert _value_scales(spec) and all(s.get("zero") is True for s in _value_scales(spec))
+    assert "no bands: the log does not say how many answers each value averages" in set(
+        _texts(spec)
+    )
+    banded = chart_for([LIGHTEVAL])[0].to_dict()
+    assert _value_scales(banded) and all(s.get("zero") is False for s in _value_scales(banded))
+
+
+def _value_scales(spec) -> list[dict]:
+    """The scales of every layer that draws the curves' values on y."""
+    return [
+        u["encoding"]["y"]["scale"]
+        for u in _units(spec)
+        if u.get("encoding", {}).get("y", {}).get("field") == "value"
+    ]
+
+
+def _units(spec):
+    """Every unit and layer of a spec."""
+    if isinstance(spec, dict):
+        if "mark" in spec:
+            yield spec
+        for value in spec.values():
+            yield from _units(value)
+    elif isinstance(spec, list):
+        for value in spec:
+            yield from _units(value)

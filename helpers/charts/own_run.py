@@ -234,8 +234,10 @@ def run_grid(
     # someone's log (a quote, a line separator) must not end up inside a Vega expression
     data = _panel_rows(curves, names)
     shown = min(columns, len(names))  # a grid of one panel is one panel wide
+    banded = "lo" in curves.columns and curves["lo"].is_not_null().any()
     look = _grid_look(
         data,
+        banded=banded,
         x_title=x_title,
         y_title=y_title,
         tokens_title=tokens_title,
@@ -261,7 +263,6 @@ def run_grid(
     # would wrap every word)
     wide = shown * (look.width + PANEL_SPACING) + 40
     lines = [subtitle] if isinstance(subtitle, str) else list(subtitle)
-    banded = "lo" in curves.columns and curves["lo"].is_not_null().any()
     if len(names) > 1:  # a band's width is read against its own panel's axis
         lines.append(
             f"each panel its own {y_title.lower()} axis"
@@ -299,9 +300,20 @@ class _Look(NamedTuple):
     colour: str = COLOURS["accuracy"]  # the accuracy's line, points and band
 
 
+def _every_other(steps: list[float], columns: int) -> dict:
+    """Where a panel is too narrow to label each of its ticked steps, every other label, counted
+    back from the last (Vega's own thinning keeps the first and may drop the last step)."""
+    widest = max(len(f"{s:.0f}") for s in steps) * 7 + 10  # px: digits at 11 px, and a gap
+    if panel_width(columns) / (len(steps) - 1) >= widest:
+        return {}
+    shown = " || ".join(f"datum.value == {s:.0f}" for s in steps[::-1][::2])
+    return {"labelExpr": f"({shown}) ? datum.label : ''", "labelOverlap": False}
+
+
 def _grid_look(
     data: pl.DataFrame,
     *,
+    banded: bool,
     x_title: str,
     y_title: str,
     tokens_title: str,
@@ -311,7 +323,9 @@ def _grid_look(
 ) -> _Look:
     """The encodings, markers and tooltips of `run_grid`'s panels, each built once in its two
     forms: altair's method syntax costs a millisecond a call, and 13 panels made hundreds;
-    `height`, an accuracy panel's."""
+    `height`, an accuracy panel's. Curves with no band start their axis at 0: with nothing
+    to read a wiggle against, an axis fitted to it made a dip of a few points look like a
+    collapse."""
     steps = data["iteration"].drop_nulls()
     x = alt.X("iteration:Q").scale(
         domain=[float(steps.min()), float(steps.max())] if steps.len() else None, nice=False
@@ -319,7 +333,7 @@ def _grid_look(
     few = steps.unique().sort().to_list()
     # steps are whole: a few are each ticked (three tick 1, 2, 3, not 1.0, 1.5, ...)
     x = (
-        x.axis(values=few, tickCount=len(few), format="d")
+        x.axis(values=few, tickCount=len(few), format="d", **_every_other(few, columns))
         if 1 < len(few) <= 8
         else x.axis(tickMinStep=1)
     )
@@ -331,7 +345,7 @@ def _grid_look(
         y_by={
             shown: alt.Y("value:Q")
             .title(y_title if shown else None)
-            .scale(zero=False)
+            .scale(zero=not banded)
             .axis(format=acc_format, labelFlush=True, tickCount=4)
             for shown in (True, False)
         },

@@ -50,13 +50,13 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
     Returns
     -------
     altair.HConcatChart
-        The two panels, each titled with its x axis.
+        The two panels, named by their x axes (as described; no panel title repeats them).
 
     Examples
     --------
     >>> import helpers
     >>> chart = prm_data_scaling(helpers.load("prm_data_scaling"))
-    >>> [panel.title.text for panel in chart.hconcat]
+    >>> [panel["layer"][0]["encoding"]["x"]["title"] for panel in chart.to_dict()["hconcat"]]
     ['Number of Training Samples', 'Parameter Size of PRMs']
     """
     fig = data.figure("prm_data_scaling")

@@ -372,7 +372,9 @@ def _chart_of(runs, files, benchmarks, columns, title, problems) -> tuple[object
     # a chart is titled with the run's name where its log names it (a W&B run folder is
     # `run-20251130_144822-<id>`, an MLflow store `mlruns`), else with the file's or folder's
     run = runs[0].run if len(runs) == 1 else None
-    named = inputs.display_name(files[0], run)  # several inputs: the first names the run
+    models = {r.model for r in runs}  # one model every input names, or none
+    model = models.pop() if len(models) == 1 else None
+    named = inputs.display_name(files[0], run, model)  # several inputs: the first names the run
     if kind == "scores":
         return _scores_chart(runs, files, benchmarks, columns, title, named)
     where = files[0] if len(files) == 1 else files[0].parent
@@ -458,6 +460,8 @@ def _scores_chart(runs, files, benchmarks, columns, title, named) -> tuple[objec
     band = (
         "training scores: no band (the log does not say how many prompts a batch held)"
         if training
+        else "no bands: the log does not say how many answers each value averages"
+        if mapped and table["problems"].is_null().all()
         else _band_note(table)
     )
     run_wide = has_tokens and _one_length(table)

@@ -71,14 +71,17 @@ MACHINE = re.compile(
     r"|events\.out\.tfevents\..*"
 )
 # a checkpoint's folder, named by its step: the run is the folder above it
+# a model named as a hub names it (owner/name), not a path on someone's disk
+HUB_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[\w.-]+")
 CHECKPOINT = re.compile(r"(checkpoint|ckpt|step|global_step|iter|epoch|Exp\d*)[-_]?\d+")
 
 
-def display_name(path: str | Path, run: str | None = None) -> str:
+def display_name(path: str | Path, run: str | None = None, model: str | None = None) -> str:
     """The name a chart gives a log: the run's own name where the log holds one a person gave
-    (not a machine's), else the file's or folder's name, going up past names that say nothing
-    of the run (a tool's `results`, `completions`, `runs`; a hash; a date and host); a
-    checkpoint's folder is named with the run's above it.
+    (not a machine's), else the model the log says it evaluated (a hub id such as
+    `quyanh/OpenRS-GRPO`, not a local path), else the file's or folder's name, going up past
+    names that say nothing of the run (a tool's `results`, `completions`, `runs`; a hash; a
+    date and host); a checkpoint's folder is named with the run's or the model's.
 
     >>> display_name("outputs/evals/wordle--gpt-4.1-mini/816ec3b0/results.jsonl")
     'wordle--gpt-4.1-mini'
@@ -86,6 +89,8 @@ def display_name(path: str | Path, run: str | None = None) -> str:
     'stage2'
     >>> display_name("open-rs_results/Exp2_400"), display_name("math500_samples.jsonl")
     ('open-rs_results, Exp2_400', 'math500_samples')
+    >>> display_name("open-rs_results/Exp2_400", model="quyanh/OpenRS-GRPO")
+    'quyanh/OpenRS-GRPO, Exp2_400'
     """
     if run and not MACHINE.fullmatch(run):
         return run
@@ -93,9 +98,10 @@ def display_name(path: str | Path, run: str | None = None) -> str:
     names = [path.stem if path.suffix else path.name, *(p.name for p in path.parents)]
     names = [n for n in names if n not in ("", ".", "..")]
     kept = [n for n in names if n.lower() not in GENERIC and not MACHINE.fullmatch(n)]
+    hub = model if model and HUB_ID.fullmatch(model) else None
     if not kept:
-        return names[0] if names else str(path)
+        return hub or (names[0] if names else str(path))
     first = kept[0]
-    if CHECKPOINT.fullmatch(first) and len(kept) > 1:
-        return f"{kept[1]}, {first}"
-    return first
+    if CHECKPOINT.fullmatch(first) and (hub or len(kept) > 1):
+        return f"{hub or kept[1]}, {first}"
+    return hub or first

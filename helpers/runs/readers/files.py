@@ -86,10 +86,15 @@ def combine(path: Path, loaded: list[Loaded]) -> Loaded:
         raise DataError(path, "logs of one kind (per-sample or scores) in the folder", got=kinds)
     notes = [f"{len(loaded)} files: {', '.join(kinds)}"]
     decoding = decoding_alike([x.decoding for x in loaded])
+    models = {x.model for x in loaded}  # the model, where every file names the same one
+    model = models.pop() if len(models) == 1 else None
     if per_sample:
         samples = pl.concat([x.samples for x in per_sample])
         texts = [t for x in per_sample for t in x.texts]
-        return Loaded(path, "folder", samples=samples, notes=notes, texts=texts, decoding=decoding)
+        return Loaded(
+            path, "folder", samples=samples, notes=notes, texts=texts, decoding=decoding,
+            model=model,
+        )  # fmt: skip
     scores = pl.concat([x.scores.with_columns(folder=pl.lit(str(x.path.parent))) for x in scored])
     repeats = (
         scores.group_by("step", "benchmark")
@@ -112,4 +117,4 @@ def combine(path: Path, loaded: list[Loaded]) -> Loaded:
             pl.col("score").mean(), pl.col("problems").first(), pl.col("k").first()
         )
     scores = scores.sort("benchmark", "step").select(list(SCORE_COLUMNS))
-    return Loaded(path, "folder", scores=scores, notes=notes, decoding=decoding)
+    return Loaded(path, "folder", scores=scores, notes=notes, decoding=decoding, model=model)

@@ -48,6 +48,9 @@ class Loaded:
     # when asked (`problem_texts.read_texts`), so that plotting a run never pays for its text
     texts: list[tuple[Path, str, int | None, str]] = field(default_factory=list)
     run: str | None = None  # the run's name in a tracker's store (`load_runs`, PATH#RUN)
+    # the model the log says it evaluated (lighteval's config_general.model_name, lm-eval's
+    # model_name or model_args pretrained=), as the log spells it
+    model: str | None = None
     unread: str | None = None  # why this run of a store of several could not be read
     status: str | None = None  # a run that did not finish, in words (an Inspect log's status)
     # whether the log says the run ended (an exit or end record, a final status): False where

@@ -162,6 +162,31 @@ def lm_eval_decoding(doc: object) -> dict[str, float]:
     return decoding_alike(each)
 
 
+def model_named(doc: object) -> str | None:
+    """The model a results file (parsed) says it evaluated: lighteval's
+    `config_general.model_name`, lm-eval's `model_name`, or the `pretrained=` of lm-eval's
+    `config.model_args` (a string or a mapping).
+
+    >>> model_named({"config_general": {"model_name": "quyanh/OpenRS-GRPO"}})
+    'quyanh/OpenRS-GRPO'
+    >>> model_named({"config": {"model_args": "pretrained=EleutherAI/pythia-70m,dtype=float"}})
+    'EleutherAI/pythia-70m'
+    """
+    if not isinstance(doc, dict):
+        return None
+    general = doc.get("config_general")
+    named = general.get("model_name") if isinstance(general, dict) else None
+    named = named or doc.get("model_name")
+    config = doc.get("config")
+    args = config.get("model_args") if isinstance(config, dict) else None
+    if not named and isinstance(args, dict):
+        named = args.get("pretrained")
+    elif not named and isinstance(args, str):
+        pairs = dict(p.split("=", 1) for p in args.split(",") if "=" in p)
+        named = pairs.get("pretrained")
+    return named.strip() or None if isinstance(named, str) else None
+
+
 def _read_results(path: Path, where: Where) -> Loaded:
     lm_eval = where.kind == "lm-eval-results"
     read = read_lm_eval_results if lm_eval else read_lighteval_results
@@ -170,7 +195,9 @@ def _read_results(path: Path, where: Where) -> Loaded:
     notes = [f"{r['benchmark']}: {r['metric']}" for r in rows.iter_rows(named=True)]
     decoding = lm_eval_decoding(doc) if lm_eval else {}
     scores = scores_frame(rows, where.step)
-    return Loaded(path, where.kind, scores=scores, notes=notes, decoding=decoding)
+    return Loaded(
+        path, where.kind, scores=scores, notes=notes, decoding=decoding, model=model_named(doc)
+    )
 
 
 def _read_metrics(path: Path, where: Where) -> Loaded:
