@@ -428,3 +428,18 @@ def _units(spec):
     elif isinstance(spec, list):
         for value in spec:
             yield from _units(value)
+
+
+def test_a_run_wide_length_is_drawn_once_not_under_each_benchmark(tmp_path):
+    """Issue 46: a training log's response length is the run's, one a step for every
+    benchmark; drawn under each benchmark it read as each one's own length. It is drawn
+    once, under the first panel, and the subtitle says so."""
+    from helpers.runs import simulated_training
+    from helpers.runs.choose import chart_for
+
+    log = tmp_path / "train.jsonl"
+    simulated_training.write(log, 10, 60)
+    spec = chart_for([log])[0].to_dict()
+    lengths = [u["name"] for u in _units(spec) if str(u.get("name")).startswith("length")]
+    assert lengths == ["length 0"]
+    assert any(t.startswith("response length, under the first panel") for t in _texts(spec))

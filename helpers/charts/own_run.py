@@ -213,6 +213,7 @@ def run_grid(
     points: bool = True,
     averages: Sequence[str] = (),
     tokens_title: str = "Mean tokens",
+    one_length: bool = False,
 ) -> alt.ConcatChart:
     """A run's curves as aligned small multiples: per benchmark, accuracy above (its 95% band
     where the curves carry one) and mean response length below, on one x axis; benchmarks
@@ -224,7 +225,9 @@ def run_grid(
     curves carry a `smoothed` column (a moving average, computed before), it is drawn solid
     over the logged points, which fade. Panels named in `averages` (the mean of the
     benchmarks) are drawn apart from the benchmarks they average: dark, with diamonds.
-    `tokens_title` titles the length axis (the run's, where every panel draws one length).
+    `tokens_title` titles the length axis; `one_length`: the length is the run's, the same
+    for every benchmark, and is drawn once, under the first panel (drawn under each, it read as
+    each benchmark's own).
     """
     curves = _tidy_keeping_smoothed(curves)
     names = list(order) if order is not None else curves["benchmark"].unique(maintain_order=True)
@@ -254,7 +257,7 @@ def run_grid(
             name,
             first=i % columns == 0,
             lowest=i + columns >= len(names),
-            has_length=has_length,
+            has_length=has_length and (i == 0 or not one_length),
             average=name in averages,
         )
         for i, name in enumerate(names)

@@ -76,8 +76,7 @@ def _band_note(table: pl.DataFrame) -> str:
         )
     if table["k"].is_not_null().any():
         note += (
-            "; mean@k scores: each interval counts problems, since the k samples of one "
-            "problem are not independent"
+            "; mean@k scores: intervals count problems, not samples"
         )
     return note
 
@@ -469,8 +468,10 @@ def _scores_chart(runs, files, benchmarks, columns, title, named) -> tuple[objec
     subtitle = [band] + (
         [
             "response length: the run's mean over its training batches, the same under every "
-            f"benchmark{' but the training panels' if trained else ''} (matched to the nearest "
-            "earlier step)"
+            "benchmark but the training panels (matched to the nearest earlier step)"
+            if run_wide and trained
+            else "response length, under the first panel: the run's mean over its training "
+            "batches, one for every benchmark (matched to the nearest earlier step)"
             if run_wide
             else "response length matched to the nearest earlier step"
         ]
@@ -494,6 +495,7 @@ def _scores_chart(runs, files, benchmarks, columns, title, named) -> tuple[objec
         columns=columns,
         y_title="Training score" if training else "Score" if mapped else "Accuracy",
         tokens_title="Run's mean tokens" if run_wide and not trained else "Mean tokens",
+        one_length=run_wide and not trained,
     )
     return chart, table
 
