@@ -16,7 +16,8 @@ SUBTITLE = [
     "grey dashed rule: 80% power, where a difference becomes detectable; lines that lie on one",
     "another are comparisons on as many problems at about the same accuracy: the same chance",
 ]
-POINTS = "format(datum.value * 100, '.0f')"  # differences in percentage points, unsigned
+POINTS = "format(datum.value * 100, '.0f')"
+PANEL = (300, 200)  # px: a panel's plot  # differences in percentage points, unsigned
 
 
 def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2) -> alt.FacetChart:
@@ -48,15 +49,28 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
     ['AIME2024 / AIME24 (30 problems)', 'MATH500 (500 problems)', 'MATH (5,000 problems)']
     """
     figures = gaps.sort("document")["figure"].unique(maintain_order=True).to_list()  # as numbered
-    # one legend: each figure's colour, dash and shape together
-    colour, dash, shape = (
-        channel("figure:N").title("Figure").scale(domain=figures, range=values[: len(figures)])
-        for channel, values in (
-            (alt.Color, FIGURE_COLOURS),
-            (alt.StrokeDash, RUN_DASHES),
-            (alt.Shape, RUN_SHAPES),
+    # one legend, each figure's colour and shape, set in the grid's empty cell where it has one:
+    # the points' fill and shape. The lines' stroke and dash (for greyscale) have none: a
+    # legend of the lines' channels strokes its shapes with their dash, and they frayed. The
+    # lines draw the figures under other names ("line: ..."): Vega-Lite merges legends of one
+    # domain, and a merged legend with one channel's left out is left out whole
+    lined = [f"line: {f}" for f in figures]
+    fill, stroke, dash, shape = (
+        channel(field).title("Figure").scale(domain=names, range=values[: len(figures)])
+        for channel, field, names, values in (
+            (alt.Fill, "figure:N", figures, FIGURE_COLOURS),
+            (alt.Stroke, "figure_line:N", lined, FIGURE_COLOURS),
+            (alt.StrokeDash, "figure_line:N", lined, RUN_DASHES),
+            (alt.Shape, "figure:N", figures, RUN_SHAPES),
         )
     )
+    stroke, dash = stroke.legend(None), dash.legend(None)
+    place = {}
+    panels = gaps["panel"].n_unique()
+    if panels % columns:  # the empty cell at the grid's end: the legend there
+        place |= {"orient": "none", "legendX": (panels % columns) * (PANEL[0] + 60) + 40}
+        place["legendY"] = (panels // columns) * (PANEL[1] + 90) + 40
+    fill, shape = fill.legend(**place), shape.legend(**place)
     x = (
         alt.X("difference:Q")
         .title("Difference in accuracy (percentage points)")
@@ -73,13 +87,14 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
     lines = (
         alt.Chart()
         .mark_line(strokeWidth=1.5)
-        .encode(x=x, y=y, color=colour, strokeDash=dash, detail="comparison:N")
+        .encode(x=x, y=y, stroke=stroke, strokeDash=dash, detail="comparison:N")
         .transform_filter("datum.layer == 'curve'")
+        .transform_calculate(figure_line="'line: ' + datum.figure")
     )
-    points = (
+    points = (  # a white rim: two figures' points a few pixels apart stay two
         alt.Chart()
-        .mark_point(filled=True, size=70, opacity=1)
-        .encode(x=x, y=y, color=colour, shape=shape, tooltip=tooltip)
+        .mark_point(filled=True, size=70, opacity=1, stroke="white", strokeWidth=1)
+        .encode(x=x, y=y, fill=fill, shape=shape, tooltip=tooltip)
         .transform_filter("datum.layer == 'gap'")
     )
     threshold = alt.Chart().mark_rule(strokeDash=[5, 3], color="#79706e").encode(y=alt.datum(0.8))
@@ -103,7 +118,7 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
     order = list(dict.fromkeys(rows.sort("problems", maintain_order=True)["panel"]))
     return (
         alt.layer(lines, threshold, points, data=rows)
-        .properties(width=300, height=200)
+        .properties(width=PANEL[0], height=PANEL[1])
         .facet(alt.Facet("panel:N").title(None).sort(order), columns=columns)
         .resolve_scale(x="independent")  # each panel its own x axis, spanning its own curves
         .properties(

@@ -118,9 +118,10 @@ def gaps(alpha: float = 0.05, power: float = 0.8) -> pl.DataFrame:
 def power_curves(table: pl.DataFrame) -> pl.DataFrame:
     """Power against difference for each row of `gaps()`, at that row's size and accuracy:
     every quarter point up to 5 points (where 5,000 problems' curve rises), every point up to
-    40 beyond, each curve ending where it has stayed at 99.9% for a while (a quarter past
-    where it got there) or past its figure's difference, whichever is further: a panel's
-    axis spans what its curves do, not 40 points of a flat line.
+    40 beyond. Each curve of a panel ends where the panel's axis does: where its last curve
+    has stayed at 99.9% for a while (a quarter past where it got there) or past its figures'
+    differences, whichever is further: a panel's axis spans what its curves do, not 40 points
+    of a flat line, and no curve stops short of it.
 
     Parameters
     ----------
@@ -141,12 +142,16 @@ def power_curves(table: pl.DataFrame) -> pl.DataFrame:
     (26, 0.934)
     """
     grid = [i / 400 for i in range(20)] + [i / 100 for i in range(5, 41)]
-    rows = []
+    powers, reach = [], {}
     for r in table.iter_rows(named=True):
         near = (r["accuracy_a"] + r["accuracy_b"]) / 2
         power = [stats.unpaired_power(r["problems"], near, d) for d in grid]
         flat = next((d for d, p in zip(grid, power, strict=True) if p >= 0.999), grid[-1])
-        reach = max(flat * 1.25, abs(r["difference"]) * 1.25)
+        own = max(flat * 1.25, abs(r["difference"]) * 1.25)
+        reach[r["panel"]] = max(reach.get(r["panel"], 0.0), own)
+        powers.append(power)
+    rows = []
+    for r, power in zip(table.iter_rows(named=True), powers, strict=True):
         rows += [
             {
                 "document": r["document"],
@@ -159,6 +164,6 @@ def power_curves(table: pl.DataFrame) -> pl.DataFrame:
                 "power": p,
             }
             for d, p in zip(grid, power, strict=True)
-            if d <= reach + 1e-12
+            if d <= reach[r["panel"]] + 1e-12
         ]
     return pl.DataFrame(rows)

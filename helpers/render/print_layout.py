@@ -123,15 +123,19 @@ def _thin_crowded_ticks(spec: dict) -> None:
 
 def _legends_below(spec: dict) -> None:
     """Every legend set beside the plots put under them, its entries one a line: on a column, a
-    legend beside the plots would leave them no room (one inside a plot stays)."""
+    legend beside the plots would leave them no room (one inside a plot stays). A legend set
+    at a place of its own (in a grid's empty cell) goes under them too: the grid it was
+    placed in is set again."""
     below = {"orient": "bottom", "direction": "vertical"}
+    aside = ("right", "left", "none")
     config = spec.setdefault("config", {})
-    if config.get("legend", {}).get("orient", "right") in ("right", "left"):
+    if config.get("legend", {}).get("orient", "right") in aside:
         config["legend"] = {**config.get("legend", {}), **below}
     for node in _nodes(spec):
         legend = node.get("legend")
-        if isinstance(legend, dict) and legend.get("orient", "right") in ("right", "left"):
-            node["legend"] = {**legend, **below}
+        if isinstance(legend, dict) and legend.get("orient", "right") in aside:
+            placed = {k: v for k, v in legend.items() if k not in ("legendX", "legendY")}
+            node["legend"] = {**placed, **below}
 
 
 def _nodes(node):

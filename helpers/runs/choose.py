@@ -75,9 +75,7 @@ def _band_note(table: pl.DataFrame) -> str:
             "its number of problems is not in the log"
         )
     if table["k"].is_not_null().any():
-        note += (
-            "; mean@k scores: intervals count problems, not samples"
-        )
+        note += "; mean@k scores: intervals count problems, not samples"
     return note
 
 
