@@ -18,6 +18,7 @@ from helpers.charts._common import (
 )
 from helpers.charts._tooltips import HOW_READ, PERCENT_ACCURACY, reading, tip
 from helpers.charts.labels import Axis, text_layers, with_label_positions
+from helpers.charts.text_metrics import text_width
 from helpers.render.theme import COLOURS
 
 GROUPS = ["k1.5", "other"]
@@ -57,21 +58,44 @@ def dodged_note(df: pl.DataFrame) -> list[str]:
     return [f"{said} so that both show: {where} tokens"]
 
 
-def _intervals(base: alt.Chart, x: alt.X, ydom: list[float], colour: alt.Color) -> alt.Chart:
+# the lines the intervals and the frontier are drawn with, keyed in a legend of their own
+LINES = {"Wilson 95% interval": [1, 0], "Pareto frontier": [4, 3]}
+
+
+def _line_key(name: str, names: list[str]) -> alt.StrokeDash:
+    """A layer's line in the legend of lines (only the lines the chart draws)."""
+    return (
+        alt.StrokeDash("line:N")
+        .scale(domain=names, range=[LINES[n] for n in names])
+        .legend(title=None, orient="top", symbolType="stroke", symbolStrokeColor="#555555")
+    )
+
+
+def _intervals(
+    base: alt.Chart, x: alt.X, ydom: list[float], colour: alt.Color, lines: list[str]
+) -> alt.Chart:
     """Binomial 95% intervals as vertical rules, coloured as their points."""
     return (
         base.mark_rule(opacity=0.5, strokeWidth=2)
-        .encode(x=x, y=alt.Y("lo:Q").scale(domain=ydom, nice=False), y2="hi:Q", color=colour)
+        .transform_calculate(line=alt.expr.toString("Wilson 95% interval"))
+        .encode(
+            x=x,
+            y=alt.Y("lo:Q").scale(domain=ydom, nice=False),
+            y2="hi:Q",
+            color=colour,
+            strokeDash=_line_key("Wilson 95% interval", lines),
+        )
         .properties(name="intervals")
     )
 
 
-def _frontier(front: pl.DataFrame, x: alt.X, y: alt.Y) -> alt.Chart:
+def _frontier(front: pl.DataFrame, x: alt.X, y: alt.Y, lines: list[str]) -> alt.Chart:
     """The Pareto frontier as a dashed step line."""
     return (
         alt.Chart(front)
-        .mark_line(interpolate="step-after", color="#555555", strokeDash=[4, 3], strokeWidth=1.5)
-        .encode(x=x, y=y)
+        .mark_line(interpolate="step-after", color="#555555", strokeWidth=1.5)
+        .transform_calculate(line=alt.expr.toString("Pareto frontier"))
+        .encode(x=x, y=y, strokeDash=_line_key("Pareto frontier", lines))
         .properties(name="frontier")
     )
 
@@ -112,6 +136,22 @@ def _drawn(
     return marks
 
 
+def _room_left(xdom: list[float], sub: pl.DataFrame, width: float) -> list[float]:
+    """The x domain widened to the left, where needed, so that the leftmost point's name fits
+    beside it: with an interval drawn a few pixels right of it (AIME's 900 and 1,000 tokens),
+    no spot near the point was free, and its name hung at the end of a long leader. Not on a
+    narrow plot (a column's), where the room would squeeze the other points together."""
+    first = sub.sort("token_length").row(0, named=True)
+    need = text_width(first["model"]) + 12  # px: the name, its gap to the point, a margin
+    span = xdom[1] - xdom[0]
+    have = (first["token_length"] - xdom[0]) / span * width
+    if have >= need or need > width / 5:
+        return xdom
+    # the point lands `need` px from the axis: (x - lo) / (hi - lo) * width = need
+    lo = (first["token_length"] * width - need * xdom[1]) / (width - need)
+    return [round(lo, 9), xdom[1]]
+
+
 def _point_tips() -> list[alt.Tooltip]:
     return [
         tip("model:N", "Model"),
@@ -139,7 +179,7 @@ def rl_length_scaling_panel(
     width, height = plot_size(PANEL_W, PANEL_H)
     described = fig["panels"][panel]
     sub = df.filter(pl.col("panel") == panel)
-    xdom = domain(described["x_domain"], sub["token_length"].to_list(), 100)
+    xdom = _room_left(domain(described["x_domain"], sub["token_length"].to_list(), 100), sub, width)
     ydom = domain(described["y_domain"], sub["accuracy"].to_list(), 1.5)
     intervals = "lo" in sub.columns
     if intervals:
@@ -196,10 +236,11 @@ def rl_length_scaling_panel(
     )
     labels = text_layers(sub, "model", xdom, ydom)
     layers: list[alt.Chart] = []
+    lines = [n for n, drawn in zip(LINES, (intervals, frontier is not None), strict=True) if drawn]
     if intervals:
-        layers.append(_intervals(base, x, ydom, colour))
+        layers.append(_intervals(base, x, ydom, colour, lines))
     if frontier is not None:
-        layers.append(_frontier(frontier, x, y))
+        layers.append(_frontier(frontier, x, y, lines))
     layers.append(points)
     if published is not None:  # on top of the points they sit on, or they are hidden
         layers.append(_published(published, x, y))
@@ -261,7 +302,8 @@ def rl_length_scaling(df: pl.DataFrame, **options) -> alt.HConcatChart:
             (
                 "the published values",
                 "black crosses: the values the paper prints for the same models "
-                "(Kimi k1.5 report, Table 3 and Section 3.4)",
+                "(Kimi k1.5 report, Table 3 and Section 3.4), set at the lengths the description "
+                "reads (the tables print accuracies only)",
             )
         )
     return alt.hconcat(*panels).properties(title=heading(fig, added))
