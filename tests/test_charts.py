@@ -120,7 +120,7 @@ def test_length_scaling_options_add_frontier_intervals_and_published_layers():
         ", with 95% intervals, the Pareto frontier and the published values"
     )
     # each addition named, and the intervals set apart where two models share a length
-    assert len(spec["title"]["subtitle"]) == 4
+    assert len(spec["title"]["subtitle"]) == 5
     assert spec["title"]["subtitle"][1].endswith(
         "set slightly apart so that both show: MATH500 1,200 and AIME2024 3,200 tokens"
     )

@@ -32,8 +32,11 @@ def test_wandb_export_to_html_offline(tmp_path, capsys):
     said = json.dumps(spec["title"])
     assert "panels '(training)': training scores" in said
     assert "23 of 31 benchmarks drawn (the first 23 in the log), and mean" in said
-    # the validation log has no length of its own: the run's, the same under each, said so
-    assert "response length: the run's mean over its training batches, the same" in said
+    # the validation log has no length of its own: the run's, drawn once (not under each
+    # benchmark, where it read as each one's own), and said so
+    assert "response length, under the first panel: the run's mean over its training" in said
+    lengths = {int(i) for i in re.findall(r'"name": "length (\d+)"', json.dumps(spec))}
+    assert lengths == {0} | {i for i, p in enumerate(panels) if p.endswith(" (training)")}
     assert "--" not in said  # no command-line option in the figure: the command says it
     printed = capsys.readouterr().out
     assert "note: the chart draws 24 panels at most; --benchmarks picks which" in printed

@@ -568,3 +568,19 @@ def test_every_pair_at_once_takes_rewards_and_seeds():
     ((row, _),) = paired.paired_rows(paired.shares(rewarded), "a", "b", "m", [(1, 1)])
     assert row["unit"] == "mean reward" and row["accuracy_a"] == pytest.approx(0.35)
     assert paired.paired_rows(paired.shares(base), "a", "b", "m", [(1, 1)]) is not None
+
+
+def test_the_chart_says_p_adjusted_only_where_it_was():
+    """Issue 46: one comparison has nothing to adjust for; its chart said "p adjusted". The
+    verdict lines say "p" where the p-value stands as tested, "p adjusted" where Holm moved it."""
+    from helpers.charts.compare_runs import verdict_lines
+
+    row = {
+        "comparison": "b vs a", "benchmark": "math", "at": "step 10", "difference": 0.05,
+        "lo": 0.01, "hi": 0.09, "level": 0.95, "separable": True, "won": 9, "lost": 2,
+        "tied": 39,
+    }  # fmt: skip
+    alone = verdict_lines(pl.DataFrame([row | {"p_value": 0.01, "p_adjusted": 0.01}]))
+    assert "p = 0.01: separable" in alone[1] and "adjusted" not in alone[1]
+    moved = verdict_lines(pl.DataFrame([row | {"p_value": 0.01, "p_adjusted": 0.04}]))
+    assert "p adjusted = 0.04: separable" in moved[1]

@@ -245,7 +245,13 @@ def test_flipped_problems_past_the_limit_are_counted_not_drawn():
     per_panel = c.problems.group_by("comparison", "benchmark").len()["len"]
     assert per_panel.max() > drawable.MAX_FLIPS_DRAWN
     assert drawn.problems.height == 0 and drawn.counts["problems"].sum() == c.problems.height
-    assert any("counted by how much each moved" in n for n in drawn.notes)
+    # said under the flips' own title, not the figure's (it read as about the whole figure)
+    assert not any("counted by how much each moved" in n for n in drawn.notes)
+    assert any("counted by how much each moved" in n for n in drawn.flip_notes)
+    from helpers.runs.presentation import comparison_chart
+
+    sections = comparison_chart(c).to_dict()["vconcat"]
+    assert "counted by how much each moved" in json.dumps(sections[-1]["title"])
     few = compare(examples.comparison_logs(), benchmarks=["aime-like (simulated)"])
     small = drawable.comparison(few)
     assert small.counts is None and small.problems.height == few.problems.height

@@ -170,7 +170,10 @@ def paired_differences(
         else alt.X("at:N").title(None).axis(labelAngle=0, labelLimit=220)
     )
     limit = difference_limit(differences)
-    scale = alt.Scale() if limit is None else alt.Scale(domain=[-limit, limit], clamp=True)
+    # padded: the zero rule, where every difference is on one side, is clear of the axis line
+    scale = (
+        alt.Scale(padding=10) if limit is None else alt.Scale(domain=[-limit, limit], clamp=True)
+    )
     y = alt.Y("difference:Q", **_difference_axis(rewards)).scale(scale)
     tooltip = [
         tip("comparison:N", "Comparison"),
@@ -496,7 +499,9 @@ def verdict_lines(differences: pl.DataFrame, rewards: bool = False) -> list[str]
         said = []
         if r["separable"] is not None:
             verdict = "separable" if r["separable"] else "cannot tell apart at this size"
-            said.append(f"p adjusted = {r['p_adjusted']:.2g}: {verdict}")
+            # adjusted where there were several comparisons to adjust for; else the p itself
+            adjusted = r["p_adjusted"] != r.get("p_value", r["p_adjusted"])
+            said.append(f"p{' adjusted' * adjusted} = {r['p_adjusted']:.2g}: {verdict}")
         if r.get("won") is not None:
             said.append(f"problems won {r['won']}, lost {r['lost']}, tied {r['tied']}")
         if said:
@@ -516,9 +521,11 @@ def comparison(
     subtitle: str | list[str] = "",
     columns: int = 3,
     counts: pl.DataFrame | None = None,
+    flips_said: Sequence[str] = (),
 ) -> alt.VConcatChart:
     """The whole comparison on one page: the runs' curves, the differences with their
-    intervals, and (where the runs share problems) the problems that flipped.
+    intervals, and (where the runs share problems) the problems that flipped, under a title
+    with `flips_said` (what was left out of them) as its subtitle.
 
     Parameters
     ----------
@@ -572,13 +579,16 @@ def comparison(
     if counts is not None and counts.height:
         parts.append(
             flip_counts(counts, columns=columns, rewards=rewards, runs=runs).properties(
-                title=panel_title(f"Problems that flipped{when}, by how much they moved")
+                title=panel_title(
+                    f"Problems that flipped{when}, by how much they moved",
+                    subtitle=list(flips_said),
+                )
             )
         )
     elif problems.height:
         parts.append(
             problem_flips(problems, columns=columns, rewards=rewards, runs=runs).properties(
-                title=panel_title(f"Problems that flipped{when}")
+                title=panel_title(f"Problems that flipped{when}", subtitle=list(flips_said))
             )
         )
     elif "won" in differences.columns and differences["won"].is_not_null().any():

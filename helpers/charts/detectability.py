@@ -49,28 +49,7 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
     ['AIME2024 / AIME24 (30 problems)', 'MATH500 (500 problems)', 'MATH (5,000 problems)']
     """
     figures = gaps.sort("document")["figure"].unique(maintain_order=True).to_list()  # as numbered
-    # one legend, each figure's colour and shape, set in the grid's empty cell where it has one:
-    # the points' fill and shape. The lines' stroke and dash (for greyscale) have none: a
-    # legend of the lines' channels strokes its shapes with their dash, and they frayed. The
-    # lines draw the figures under other names ("line: ..."): Vega-Lite merges legends of one
-    # domain, and a merged legend with one channel's left out is left out whole
-    lined = [f"line: {f}" for f in figures]
-    fill, stroke, dash, shape = (
-        channel(field).title("Figure").scale(domain=names, range=values[: len(figures)])
-        for channel, field, names, values in (
-            (alt.Fill, "figure:N", figures, FIGURE_COLOURS),
-            (alt.Stroke, "figure_line:N", lined, FIGURE_COLOURS),
-            (alt.StrokeDash, "figure_line:N", lined, RUN_DASHES),
-            (alt.Shape, "figure:N", figures, RUN_SHAPES),
-        )
-    )
-    stroke, dash = stroke.legend(None), dash.legend(None)
-    place = {}
-    panels = gaps["panel"].n_unique()
-    if panels % columns:  # the empty cell at the grid's end: the legend there
-        place |= {"orient": "none", "legendX": (panels % columns) * (PANEL[0] + 60) + 40}
-        place["legendY"] = (panels // columns) * (PANEL[1] + 90) + 40
-    fill, shape = fill.legend(**place), shape.legend(**place)
+    fill, stroke, dash, shape = _figure_channels(figures, gaps["panel"].n_unique(), columns)
     x = (
         alt.X("difference:Q")
         .title("Difference in accuracy (percentage points)")
@@ -127,6 +106,32 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
             )
         )
     )
+
+
+def _figure_channels(figures: list[str], panels: int, columns: int) -> tuple:
+    """`detectability`'s fill, stroke, dash and shape by figure."""
+    # one legend, each figure's colour and shape, set in the grid's empty cell where it has one:
+    # the points' fill and shape. The lines' stroke and dash (for greyscale) have none: a
+    # legend of the lines' channels strokes its shapes with their dash, and they frayed. The
+    # lines draw the figures under other names ("line: ..."): Vega-Lite merges legends of one
+    # domain, and a merged legend with one channel's left out is left out whole
+    lined = [f"line: {f}" for f in figures]
+    fill, stroke, dash, shape = (
+        channel(field).title("Figure").scale(domain=names, range=values[: len(figures)])
+        for channel, field, names, values in (
+            (alt.Fill, "figure:N", figures, FIGURE_COLOURS),
+            (alt.Stroke, "figure_line:N", lined, FIGURE_COLOURS),
+            (alt.StrokeDash, "figure_line:N", lined, RUN_DASHES),
+            (alt.Shape, "figure:N", figures, RUN_SHAPES),
+        )
+    )
+    stroke, dash = stroke.legend(None), dash.legend(None)
+    place = {}
+    if panels % columns:  # the empty cell at the grid's end: the legend there
+        place |= {"orient": "none", "legendX": (panels % columns) * (PANEL[0] + 60) + 40}
+        place["legendY"] = (panels // columns) * (PANEL[1] + 90) + 40
+    fill, shape = fill.legend(**place), shape.legend(**place)
+    return fill, stroke, dash, shape
 
 
 def power_against_difference(

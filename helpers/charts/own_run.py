@@ -20,6 +20,9 @@ WIDTH = 360  # px: accuracy by group's plot
 AVERAGE = "#222222"  # the mean of the benchmarks, drawn apart from them
 
 
+GROUP_TITLES = {"level": "Difficulty level, as the log gives it"}
+
+
 def accuracy_by_group(
     table: pl.DataFrame,
     group: str,
@@ -54,7 +57,9 @@ def accuracy_by_group(
             group,
             value,
             value_title,
-            x_title=group.replace("_", " ").capitalize() if i == 0 else "Average",
+            x_title=GROUP_TITLES.get(group, group.replace("_", " ").capitalize())
+            if i == 0
+            else "Average",
             y_axis=i == 0,
             width=width,
         )
@@ -214,6 +219,7 @@ def run_grid(
     averages: Sequence[str] = (),
     tokens_title: str = "Mean tokens",
     one_length: bool = False,
+    own_lengths: Sequence[str] = (),
 ) -> alt.ConcatChart:
     """A run's curves as aligned small multiples: per benchmark, accuracy above (its 95% band
     where the curves carry one) and mean response length below, on one x axis; benchmarks
@@ -227,7 +233,8 @@ def run_grid(
     benchmarks) are drawn apart from the benchmarks they average: dark, with diamonds.
     `tokens_title` titles the length axis; `one_length`: the length is the run's, the same
     for every benchmark, and is drawn once, under the first panel (drawn under each, it read as
-    each benchmark's own).
+    each benchmark's own), and under the panels in `own_lengths`, which have lengths of their
+    own (a training source's).
     """
     curves = _tidy_keeping_smoothed(curves)
     names = list(order) if order is not None else curves["benchmark"].unique(maintain_order=True)
@@ -236,6 +243,8 @@ def run_grid(
     # table, and no metric name in each); panels picked by number, never by name: a name from
     # someone's log (a quote, a line separator) must not end up inside a Vega expression
     data = _panel_rows(curves, names)
+    # with one run-wide length: drawn under the first panel that has no length of its own
+    first_length = next((i for i, n in enumerate(names) if n not in own_lengths), 0)
     shown = min(columns, len(names))  # a grid of one panel is one panel wide
     banded = "lo" in curves.columns and curves["lo"].is_not_null().any()
     look = _grid_look(
@@ -257,7 +266,7 @@ def run_grid(
             name,
             first=i % columns == 0,
             lowest=i + columns >= len(names),
-            has_length=has_length and (i == 0 or not one_length),
+            has_length=has_length and (not one_length or i == first_length or name in own_lengths),
             average=name in averages,
         )
         for i, name in enumerate(names)
@@ -301,6 +310,11 @@ class _Look(NamedTuple):
     width: int
     height: int  # an accuracy panel's; one panel alone is drawn taller
     colour: str = COLOURS["accuracy"]  # the accuracy's line, points and band
+
+
+# px every panel's y axis takes beside its plot, whatever its labels ("80%" or "5%"), so the
+# plots of a column, and of the accuracy and length rows, start at one x
+Y_AXIS = 34
 
 
 def _every_other(steps: list[float], columns: int) -> dict:
@@ -349,7 +363,7 @@ def _grid_look(
             shown: alt.Y("value:Q")
             .title(y_title if shown else None)
             .scale(zero=not banded)
-            .axis(format=acc_format, labelFlush=True, tickCount=4)
+            .axis(format=acc_format, labelFlush=True, tickCount=4, minExtent=Y_AXIS)
             for shown in (True, False)
         },
         band_by={shown: alt.Y("lo:Q").title(y_title if shown else None) for shown in (True, False)},
@@ -357,7 +371,7 @@ def _grid_look(
             shown: alt.Y("tokens:Q")
             .title(tokens_title if shown else None)
             .scale(zero=False)
-            .axis(format="~s", tickCount=3, labelFlush=True)
+            .axis(format="~s", tickCount=3, labelFlush=True, minExtent=Y_AXIS)
             for shown in (True, False)
         },
         y_title=y_title,
@@ -411,7 +425,20 @@ def _accuracy(
     layers.append(_logged(look, base, i, first, faint=smooth))
     if smooth:
         layers.append(_average(look, base, i, first))
-    return alt.layer(*layers, title=panel_title(name), width=look.width, height=look.height)
+    return alt.layer(
+        *layers, title=panel_title(shown_name(name)), width=look.width, height=look.height
+    )
+
+
+def shown_name(name: str) -> str:
+    """A benchmark's name as a panel shows it: as logged, less a trailing `/unknown` (verl's
+    data sources name a source they do not know so, and it says nothing); the table keeps
+    the logged name.
+
+    >>> shown_name("math__math/unknown"), shown_name("codegen__mbpp/mbpp")
+    ('math__math', 'codegen__mbpp/mbpp')
+    """
+    return name.removesuffix("/unknown") if name != "/unknown" else name
 
 
 def _band(look: _Look, base: alt.Chart, i: int, first: bool) -> alt.Chart:

@@ -301,9 +301,11 @@ def rl_length_scaling(df: pl.DataFrame, **options) -> alt.HConcatChart:
         added.append(
             (
                 "the published values",
-                "black crosses: the values the paper prints for the same models "
-                "(Kimi k1.5 report, Table 3 and Section 3.4), set at the lengths the description "
-                "reads (the tables print accuracies only)",
+                [
+                    "black crosses: the values the paper prints for the same models "
+                    "(Kimi k1.5 report, Table 3 and Section 3.4),",
+                    "set at the lengths the description reads (the tables print accuracies only)",
+                ],
             )
         )
     return alt.hconcat(*panels).properties(title=heading(fig, added))

@@ -41,10 +41,10 @@ def _sizes(table: pl.DataFrame) -> pl.DataFrame:
 
 
 def _counted(sizes: pl.DataFrame, most: int | None = None) -> str:
-    """'AIME24 30, AMC23 40' from (benchmark, problems) rows, the first `most` of them; each
+    """'AIME24: 30, AMC23: 40' from (benchmark, problems) rows, the first `most` of them; each
     name and count joined by a no-break space, which a wrapped subtitle keeps together."""
     kept = sizes if most is None else sizes.head(most)
-    shown = ", ".join(f"{b}\u00a0{n}" for b, n in kept.iter_rows())
+    shown = ", ".join(f"{b}:\u00a0{n:,}" for b, n in kept.iter_rows())
     return shown + (" ..." if kept.height < sizes.height else "")
 
 
@@ -63,7 +63,12 @@ def _band_note(table: pl.DataFrame) -> str:
     known = sizes.filter(pl.col("problems").is_not_null())
     unknown = [b for b, n in sizes.iter_rows() if n is None]
     note = (
-        f"bands: Wilson 95% over each benchmark's problems ({_counted(known)})"
+        (
+            f"bands: Wilson 95% over each benchmark's problems: {_counted(known)}"
+            if sizes.height > 1
+            else f"band: Wilson 95% over {known['benchmark'][0]}'s {known['problems'][0]:,} "
+            "problems"
+        )
         if known.height
         else ""
     )
@@ -158,7 +163,7 @@ def _grid(curves: pl.DataFrame, order, subtitle: str | list[str], **options):
         said = f"no band for {', '.join(wide)}: a step's interval spans most of the axis"
         lines = [subtitle] if isinstance(subtitle, str) else list(subtitle)
         if curves["lo"].is_null().all():  # no band is left to say what bands are
-            lines = [line for line in lines if not line.startswith("bands:")]
+            lines = [line for line in lines if not line.startswith(("bands:", "band:"))]
         subtitle = [*lines, said]
     if weight:
         curves = smoothed(curves, weight)
@@ -208,7 +213,23 @@ def _voted_note(overall: pl.DataFrame) -> list[str]:
     return [
         "over all problems: "
         + ", ".join(said)
+        + "; pass@k: solved by any of a problem's k answers"
+        * any(s.startswith("pass@") for s in said)
         + "; maj@k: the most frequent answer" * any(s.startswith("maj@") for s in said)
+    ]
+
+
+def _answers_note(samples: pl.DataFrame) -> list[str]:
+    """What an accuracy over several answers a problem is: the share of the answers judged
+    correct, each problem counted once in its interval."""
+    problems = samples.select(pl.struct("benchmark", "problem_id").n_unique()).item()
+    if problems == 0 or samples.height == problems:
+        return []
+    each = samples.group_by("benchmark", "problem_id").len()["len"]
+    k = f"{each[0]} answers each" if each.n_unique() == 1 else "several answers each"
+    return [
+        f"accuracy: the share of {samples.height:,} answers judged correct ({problems:,} "
+        f"problems, {k})"
     ]
 
 
@@ -400,6 +421,7 @@ def _models_chart(runs, files, benchmarks, columns, title, problems) -> tuple[ob
         )
         return chart, table
     table = summarise.size_table(models)
+    count = models["model"].n_unique()
     shown = drawable.panels(table, "benchmark")
     models = drawable.thin(
         shown.frame, "size_b", ("benchmark", "kind"), what="model sizes", per="panel"
@@ -407,7 +429,9 @@ def _models_chart(runs, files, benchmarks, columns, title, problems) -> tuple[ob
     chart = later(
         "accuracy_vs_size",
         models.frame,
-        title=title or "Accuracy against model size",
+        title=title
+        or f"{inputs.display_name(files[0] if len(files) == 1 else files[0].parent)}: "
+        f"accuracy of {count:,} models against their size",
         columns=columns,
         notes=shown.notes + models.notes,
     )
@@ -443,7 +467,10 @@ def _scores_chart(runs, files, benchmarks, columns, title, named) -> tuple[objec
             "benchmark",
             title or f"Accuracy by benchmark ({named}{at})",
             notes=[
-                _band_note(table).replace("bands:", "lines:").replace("no band", "no line"),
+                _band_note(table)
+                .replace("bands:", "lines:")
+                .replace("band:", "line:")
+                .replace("no band", "no line"),
                 *(f"dark diamond, {n}" for n in score_logs.mean_note(table, "line")),
             ],
         )
@@ -465,8 +492,9 @@ def _scores_chart(runs, files, benchmarks, columns, title, named) -> tuple[objec
     trained = table["benchmark"].str.ends_with(score_logs.TRAINING).any()
     subtitle = [band] + (
         [
-            "response length: the run's mean over its training batches, the same under every "
-            "benchmark but the training panels (matched to the nearest earlier step)"
+            "response length, under the first panel: the run's mean over its training "
+            "batches, one for every benchmark (matched to the nearest earlier step); under "
+            "each training panel, that source's own"
             if run_wide and trained
             else "response length, under the first panel: the run's mean over its training "
             "batches, one for every benchmark (matched to the nearest earlier step)"
@@ -493,7 +521,8 @@ def _scores_chart(runs, files, benchmarks, columns, title, named) -> tuple[objec
         columns=columns,
         y_title="Training score" if training else "Score" if mapped else "Accuracy",
         tokens_title="Run's mean tokens" if run_wide and not trained else "Mean tokens",
-        one_length=run_wide and not trained,
+        one_length=run_wide,
+        own_lengths=[b for b in order or () if b.endswith(score_logs.TRAINING)] if run_wide else (),
     )
     return chart, table
 
@@ -531,12 +560,19 @@ def _samples_chart(
         drawn, by = table, group
         if group == "file" and len(runs) == 1:
             drawn, by = summarise.accuracy_table(samples, ["benchmark"]), "benchmark"
+        one = drawn.height == 1 and by == "benchmark"  # not "by benchmark" of one of them
+        what = f"Accuracy on {drawn['benchmark'][0]}" if one else f"Accuracy by {by}"
         chart = _by_group(
             drawn,
             by,
-            title or f"Accuracy by {by} ({inputs.display_name(where)})",
+            title or f"{what} ({inputs.display_name(where)})",
             overall=overall if drawn.height > 1 else None,  # one group: its point says it
-            notes=["lines: Wilson 95% intervals over problems", *_voted_note(overall), *said],
+            notes=[
+                "lines: Wilson 95% intervals over problems",
+                *_answers_note(samples),
+                *_voted_note(overall),
+                *said,
+            ],
         )
         every = pl.concat(
             [
@@ -579,7 +615,12 @@ def _steps_chart(
     lengths = curves.filter(pl.col("metric") == "token length")["value"].is_not_null().any()
     what = "accuracy and response length" if lengths else "accuracy"
     sizes = summary.group_by("benchmark", maintain_order=True).agg(pl.col("problems").max())
-    band = f"bands: Wilson 95% intervals over each benchmark's problems ({_counted(sizes, 6)})"
+    band = (
+        f"bands: Wilson 95% intervals over each benchmark's problems: {_counted(sizes, 6)}"
+        if sizes.height > 1
+        else f"bands: Wilson 95% intervals over {sizes['benchmark'][0]}'s "
+        f"{sizes['problems'][0]:,} problems"
+    )
     chart = _grid(
         curves,
         list(benchmarks) if benchmarks else None,

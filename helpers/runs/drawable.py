@@ -154,6 +154,8 @@ class DrawnComparison:
     notes: list[str]
     # flipped problems counted by how much they moved, where a panel has too many to draw
     counts: pl.DataFrame | None = None
+    # what the flips' own section says of what was left out of it (beside it, not in the title)
+    flip_notes: list[str] = field(default_factory=list)
 
 
 TEXT_SHOWN = {"question": 240, "reference": 80, "answer_a": 80, "answer_b": 80}  # characters
@@ -228,9 +230,7 @@ def comparison(c) -> DrawnComparison:
                 per="panel",
             )  # fmt: skip
     notes = shown.notes + curves.notes + [n for n in differences.notes if n not in curves.notes]
-    return DrawnComparison(
-        curves.frame, differences.frame, flips.frame, notes + flips.notes, counts
-    )
+    return DrawnComparison(curves.frame, differences.frame, flips.frame, notes, counts, flips.notes)
 
 
 def flip_counts(problems: pl.DataFrame) -> pl.DataFrame:

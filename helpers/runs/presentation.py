@@ -127,6 +127,7 @@ def chart_arguments(
         "title": title or f"{', '.join(c.runs[1:])} against {c.runs[0]}",
         "subtitle": drawable.subtitle(lead, drawn.notes),
         "counts": drawn.counts,  # set where too many problems flipped to draw one by one
+        "flips_said": drawn.flip_notes,
     } | ({} if columns is None else {"columns": columns})
 
 
