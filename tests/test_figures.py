@@ -196,6 +196,9 @@ def test_by_paper_groups_sorts_and_flags_hollow_values():
     assert math.rows.filter("hollow").select("label", "value").rows() == [
         ("ReasonFlux-PRM-7B at 59k samples", 92.0)
     ]
+    # an extrapolated value is no measurement: no interval; every other value has one
+    assert math.rows.filter("hollow").select("lo", "hi").rows() == [(None, None)]
+    assert math.rows.filter(~pl.col("hollow"))["lo"].null_count() == 0
     # a training curve gives its end only: 001's start (82) is left out
     assert math.rows.filter(document="001").select("label", "value").rows() == [
         ("small internal model, end of RL (Fig 5)", 90.0)

@@ -700,6 +700,11 @@ def test_trl_completion_dumps_are_read_per_generation(tmp_path):
     phases = table.group_by((pl.col("step") - 1) // 50).agg(pl.col("accuracy").mean()).sort("step")
     assert phases["accuracy"].round(3).to_list()[0] == 0.493
     assert phases["accuracy"].round(3).to_list()[-1] == 0.637
+    # the trainer's own samples: its chart says training accuracy, not an evaluation's
+    svg = tmp_path / "c.svg"
+    assert main(["plot", str(GRPO_COMPLETIONS / "completions"), "-o", str(svg)]) == 0
+    drawn = svg.read_text()
+    assert "training accuracy by step" in drawn and "(not an evaluation)" in drawn
 
 
 def test_qwen_math_samples_with_k_predictions_give_maj_at_k(tmp_path):

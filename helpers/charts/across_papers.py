@@ -6,7 +6,7 @@ import altair as alt
 import polars as pl
 
 from helpers.charts._tooltips import tip, with_interval
-from helpers.charts.text_metrics import wrapped
+from helpers.charts.text_metrics import text_width, wrapped
 from helpers.figures.across_papers import KINDS, ByPaper
 from helpers.render.theme import PAPER_COLOURS
 
@@ -41,7 +41,15 @@ def across_papers(view: ByPaper) -> alt.VConcatChart:
     >>> [panel.title.text for panel in across_papers(view).vconcat]
     ['Kimi k1.5', 'ReasonFlux-PRM', 'MEL']
     """
-    y = alt.Y("label:N").sort(view.rows["label"].to_list()).title(None).axis(labelLimit=0)
+    # every panel's names take the widest one's room: the plots, and the panels' titles set
+    # at the names' left edge, line up
+    names = max(text_width(str(label), 11) for label in view.rows["label"].to_list()) + 12
+    y = (
+        alt.Y("label:N")
+        .sort(view.rows["label"].to_list())
+        .title(None)
+        .axis(labelLimit=0, minExtent=round(names))
+    )
     x = (
         alt.X("value:Q")
         .title(f"{view.group} accuracy (%)")
@@ -62,7 +70,8 @@ def across_papers(view: ByPaper) -> alt.VConcatChart:
     rows_drawn = view.rows.select(*drawn, "source_name", "note", "protocol", "source")
     base = alt.Chart()  # the data once, on the layer: one source for every layer's fields
     intervals = (
-        base.mark_rule(strokeWidth=2, opacity=0.4)
+        base.transform_filter("isValid(datum.lo)")  # none for an extrapolated value
+        .mark_rule(strokeWidth=1.5, opacity=0.8)
         .encode(y=y, x=alt.X("lo:Q").scale(domain=view.domain), x2="hi:Q", color=colour)
         .properties(name="intervals")
     )

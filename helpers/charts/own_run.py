@@ -354,7 +354,7 @@ def _grid_look(
         if 1 < len(few) <= 8
         else x.axis(tickMinStep=1)
     )
-    acc_format = ".0%" if y_title == "Accuracy" else "~g"
+    acc_format = ".0%" if y_title.lower().endswith("accuracy") else "~g"
     blue, orange = COLOURS["accuracy"], COLOURS["token length"]
     tips = curve_tips(x_title)
     return _Look(

@@ -134,7 +134,16 @@ def across_papers() -> pl.DataFrame:
         protocol=pl.col("document").replace_strict(PROTOCOLS),
         source_name=pl.col("document").replace_strict(SOURCE_NAMES),
     )
-    return stats.with_intervals(rows, "value", "n").sort("group", "value", descending=[False, True])
+    # an extrapolated value is no measurement on n problems: no interval
+    made_up = pl.col("status") == "extrapolated"
+    return (
+        stats.with_intervals(rows, "value", "n")
+        .with_columns(
+            lo=pl.when(made_up).then(None).otherwise("lo"),
+            hi=pl.when(made_up).then(None).otherwise("hi"),
+        )
+        .sort("group", "value", descending=[False, True])
+    )
 
 
 class ByPaper(NamedTuple):

@@ -584,7 +584,10 @@ def _samples_chart(
         return chart, every
     summary = summarise.aggregate_samples(lf, where=where)
     named = inputs.display_name(where)
-    return _steps_chart(summary, nothing, benchmarks, columns, title, said, named=named)
+    training = all(r.kind == "training score" for r in runs)
+    return _steps_chart(
+        summary, nothing, benchmarks, columns, title, said, named=named, training=training
+    )
 
 
 def _each_sample_once(samples: pl.DataFrame, where) -> None:
@@ -604,16 +607,24 @@ def _nothing(where, benchmarks) -> DataError:
 
 
 def _steps_chart(
-    summary, nothing, benchmarks, columns, title, notes=(), *, named: str = ""
+    summary, nothing, benchmarks, columns, title, notes=(), *, named: str = "", training=False
 ) -> tuple[object, pl.DataFrame]:
     """The training grid of a per-sample log's per-step summary; `notes` join the subtitle.
     Its title names the run (`named`: its file or folder) and says response length only
-    where the log holds it (a harness that stores no token counts draws none)."""
+    where the log holds it (a harness that stores no token counts draws none); `training`:
+    the answers were sampled in training (a trainer's rollouts), not in an evaluation."""
     if summary.height == 0:
         raise nothing
     curves = summarise.sample_curves(summary)
     lengths = curves.filter(pl.col("metric") == "token length")["value"].is_not_null().any()
-    what = "accuracy and response length" if lengths else "accuracy"
+    what = "training accuracy" if training else "accuracy"
+    what += " and response length" if lengths else ""
+    if training:
+        notes = [
+            "training accuracy: the share of the answers the trainer sampled at each step "
+            "that its reward judged correct (not an evaluation)",
+            *notes,
+        ]
     sizes = summary.group_by("benchmark", maintain_order=True).agg(pl.col("problems").max())
     band = (
         f"bands: Wilson 95% intervals over each benchmark's problems: {_counted(sizes, 6)}"
@@ -628,6 +639,7 @@ def _steps_chart(
         title=title or (f"{named}: {what} by step" if named else f"{what.capitalize()} by step"),
         x_title="Step",
         columns=columns,
+        y_title="Training accuracy" if training else "Accuracy",
     )
     return chart, summary
 

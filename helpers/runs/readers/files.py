@@ -88,12 +88,14 @@ def combine(path: Path, loaded: list[Loaded]) -> Loaded:
     decoding = decoding_alike([x.decoding for x in loaded])
     models = {x.model for x in loaded}  # the model, where every file names the same one
     model = models.pop() if len(models) == 1 else None
+    kinds_of = {x.kind for x in loaded}  # training scores where every file holds them
+    kind = kinds_of.pop() if len(kinds_of) == 1 else "validation"
     if per_sample:
         samples = pl.concat([x.samples for x in per_sample])
         texts = [t for x in per_sample for t in x.texts]
         return Loaded(
             path, "folder", samples=samples, notes=notes, texts=texts, decoding=decoding,
-            model=model,
+            model=model, kind=kind,
         )  # fmt: skip
     scores = pl.concat([x.scores.with_columns(folder=pl.lit(str(x.path.parent))) for x in scored])
     repeats = (

@@ -414,7 +414,9 @@ def _read_completions(path: Path, where: Where) -> Loaded:
         "step", "benchmark", "problem_id", "sample_id", "correct",
         pl.lit(None, pl.Int64).alias("response_tokens"),
     )  # fmt: skip
-    return Loaded(path, where.kind, samples=samples.lazy())
+    # the answers a trainer sampled from its training prompts: a training score, not an
+    # evaluation's accuracy
+    return Loaded(path, where.kind, samples=samples.lazy(), kind="training score")
 
 
 def _read_dump(path: Path, where: Where) -> Loaded:
