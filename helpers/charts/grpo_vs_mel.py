@@ -229,7 +229,11 @@ def _added(intervals: bool, smoothed: pl.DataFrame | None) -> list[tuple[str, st
     added = []
     if intervals:
         added.append(
-            ("95% intervals", "error bars: Wilson 95% intervals, counting the benchmark's problems")
+            (
+                "95% intervals",
+                "error bars: Wilson 95% intervals, counting the benchmark's problems; the two "
+                f"methods set {NUDGE:g} steps either side of their step so both show",
+            )
         )
     if smoothed is not None:
         weight = smoothed["weight"][0] if "weight" in smoothed.columns else None

@@ -314,7 +314,7 @@ class _Look(NamedTuple):
 
 # px every panel's y axis takes beside its plot, whatever its labels ("80%" or "5%"), so the
 # plots of a column, and of the accuracy and length rows, start at one x
-Y_AXIS = 34
+Y_AXIS = 42
 
 
 def _every_other(steps: list[float], columns: int) -> dict:
@@ -362,16 +362,16 @@ def _grid_look(
         y_by={
             shown: alt.Y("value:Q")
             .title(y_title if shown else None)
-            .scale(zero=not banded)
-            .axis(format=acc_format, labelFlush=True, tickCount=4, minExtent=Y_AXIS)
+            .scale(zero=not banded, nice=False, padding=7)  # no end label past the plot
+            .axis(format=acc_format, tickCount=4, minExtent=Y_AXIS)
             for shown in (True, False)
         },
         band_by={shown: alt.Y("lo:Q").title(y_title if shown else None) for shown in (True, False)},
         tokens_by={
             shown: alt.Y("tokens:Q")
             .title(tokens_title if shown else None)
-            .scale(zero=False)
-            .axis(format="~s", tickCount=3, labelFlush=True, minExtent=Y_AXIS)
+            .scale(zero=False, nice=False, padding=7)
+            .axis(format="~s", tickCount=3, minExtent=Y_AXIS)
             for shown in (True, False)
         },
         y_title=y_title,
@@ -426,7 +426,10 @@ def _accuracy(
     if smooth:
         layers.append(_average(look, base, i, first))
     return alt.layer(
-        *layers, title=panel_title(shown_name(name)), width=look.width, height=look.height
+        *layers,
+        title=panel_title(shown_name(name), frame="group"),
+        width=look.width,
+        height=look.height,
     )
 
 

@@ -80,7 +80,11 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
         df.filter(pl.col("panel") == "PRM size"), fig["panels"]["PRM size"], y, ydom
     )
     added = [FIT] if fit is not None else []
-    return alt.hconcat(left, right).properties(title=heading(fig, added))
+    notes = [
+        "left: training samples on a log axis; hollow: the 59k value the description "
+        "extrapolates (not read off the figure)"
+    ]
+    return alt.hconcat(left, right).properties(title=heading(fig, added, notes=notes))
 
 
 def _tooltip() -> list[alt.Tooltip]:

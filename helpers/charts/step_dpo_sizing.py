@@ -79,7 +79,14 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
         *text_layers(points, "model", xdom, ydom),
     ).properties(width=width, height=height)
     added = [GAINS] if gains is not None else []
-    return alt.hconcat(_legend(df), plot).properties(title=heading(fig, added, centred=True))
+    # what the drawn marks are, which the figure's own legend (beside) does not key
+    notes = [
+        "red triangles: Step-DPO models; circles: the other models, in their described "
+        "colours; sizes in order along the axis, not to scale"
+    ]
+    return alt.hconcat(_legend(df), plot).properties(
+        title=heading(fig, added, centred=True, notes=notes)
+    )
 
 
 def _position(sizes: list[str]) -> pl.Expr:

@@ -332,7 +332,12 @@ def gain_vs_growth(gg: pl.DataFrame) -> alt.LayerChart:
     pts = with_label_positions(
         pts, "token_growth", "gain", "benchmark", Axis(xdom, width), Axis(ydom, height, flip=True)
     )
-    x = alt.X("token_growth:Q").title("Token length growth over the run (tokens)")
+    # every start read as 0: the growth drawn is the length at the end, and titled so
+    x = alt.X("token_growth:Q").title(
+        "Token length at the end of the run (tokens)"
+        if _zero_starts(pts)
+        else "Token length growth over the run (tokens)"
+    )
     x = x.scale(domain=xdom, nice=False)
     # a gain of accuracies in percentage points (the data keep fractions, as described)
     y = (
@@ -342,9 +347,25 @@ def gain_vs_growth(gg: pl.DataFrame) -> alt.LayerChart:
         .axis(labelExpr="format(datum.value * 100, '.0f')")
     )
     base = alt.Chart(pts)
-    points = base.mark_point(filled=True, size=70, color=COLOURS["accuracy"], opacity=1).encode(
+    # a reading past the paper's own axis (`beyond_axis`, where given) cannot be right as read:
+    # hollow, as notebook 006 draws it
+    hollow = "beyond_axis" in pts.columns and bool(pts["beyond_axis"].any())
+    fill = (
+        alt.condition("datum.beyond_axis", alt.value("white"), alt.value(COLOURS["accuracy"]))
+        if hollow
+        else alt.value(COLOURS["accuracy"])
+    )
+    points = base.mark_point(
+        filled=True,
+        size=70,
+        color=COLOURS["accuracy"],
+        stroke=COLOURS["accuracy"],
+        opacity=1,
+        strokeWidth=1.5,
+    ).encode(
         x=x,
         y=y,
+        fill=fill,
         tooltip=[
             tip("benchmark:N", "Benchmark"),
             tip("gain:Q", "Accuracy gain (fraction: 0.10 is 10 points)", "+.2f"),
@@ -362,6 +383,15 @@ def gain_vs_growth(gg: pl.DataFrame) -> alt.LayerChart:
                     "gain: end − start, in percentage points; growth: end − start, in tokens"
                     + _zero_starts(pts),
                     *_left_out(gg.filter(pl.col("gain").is_null())["benchmark"].to_list()),
+                    *(
+                        [
+                            "hollow: a reading past the paper's own axis for that panel, which "
+                            "cannot be right as read: "
+                            + ", ".join(pts.filter("beyond_axis")["benchmark"].to_list())
+                        ]
+                        if hollow
+                        else []
+                    ),
                 ],
                 width + 60,
             ),
