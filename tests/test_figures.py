@@ -390,7 +390,7 @@ def test_no_own_run_chart_points_to_interaction_or_an_option(case):
 # config_general.model_name; MLflow's run name), not the folder it was copied to
 TITLED = {
     "lighteval": "quyanh/OpenRS-GRPO: ",
-    "one checkpoint": "Accuracy by benchmark (quyanh/OpenRS-GRPO, Exp2_400)",
+    "one checkpoint": "Accuracy by benchmark (quyanh/OpenRS-GRPO at step 400)",
     "mlflow": "self_training_full_run: ",
 }
 

@@ -174,7 +174,9 @@ def _grid(curves: pl.DataFrame, order, subtitle: str | list[str], **options):
         subtitle = [*([subtitle] if isinstance(subtitle, str) else subtitle), said]
     means = [b for b in order or () if b.startswith(score_logs.MEAN_OF)]
     shown = drawable.panels(curves, "benchmark", order=order, summary=next(iter(means), None))
-    thinned = drawable.thin(shown.frame, "iteration", ("benchmark", "metric"))
+    # one panel is drawn 400 px wide: twice the points a grid's narrow panel shows
+    most = drawable.POINTS_PER_SERIES * (2 if len(shown.order or ()) == 1 else 1)
+    thinned = drawable.thin(shown.frame, "iteration", ("benchmark", "metric"), most=most)
     return later(
         "run_grid",
         thinned.frame,
@@ -422,6 +424,8 @@ def _models_chart(runs, files, benchmarks, columns, title, problems) -> tuple[ob
         return chart, table
     table = summarise.size_table(models)
     count = models["model"].n_unique()
+    # not every model has every benchmark: "up to" that many in a panel
+    every = models.group_by("benchmark").agg(pl.col("model").n_unique())["model"].min() == count
     shown = drawable.panels(table, "benchmark")
     models = drawable.thin(
         shown.frame, "size_b", ("benchmark", "kind"), what="model sizes", per="panel"
@@ -431,7 +435,7 @@ def _models_chart(runs, files, benchmarks, columns, title, problems) -> tuple[ob
         models.frame,
         title=title
         or f"{inputs.display_name(files[0] if len(files) == 1 else files[0].parent)}: "
-        f"accuracy of {count:,} models against their size",
+        f"accuracy of {'' if every else 'up to '}{count:,} models against their size",
         columns=columns,
         notes=shown.notes + models.notes,
     )

@@ -90,7 +90,7 @@ def display_name(path: str | Path, run: str | None = None, model: str | None = N
     >>> display_name("open-rs_results/Exp2_400"), display_name("math500_samples.jsonl")
     ('open-rs_results, Exp2_400', 'math500_samples')
     >>> display_name("open-rs_results/Exp2_400", model="quyanh/OpenRS-GRPO")
-    'quyanh/OpenRS-GRPO, Exp2_400'
+    'quyanh/OpenRS-GRPO at step 400'
     """
     if run and not MACHINE.fullmatch(run):
         return run
@@ -102,6 +102,9 @@ def display_name(path: str | Path, run: str | None = None, model: str | None = N
     if not kept:
         return hub or (names[0] if names else str(path))
     first = kept[0]
-    if CHECKPOINT.fullmatch(first) and (hub or len(kept) > 1):
-        return f"{hub or kept[1]}, {first}"
+    if CHECKPOINT.fullmatch(first) and hub:  # the model's name, and the step its folder says
+        step = int(re.search(r"(\d+)$", first).group(1))
+        return f"{hub} at step {step}"
+    if CHECKPOINT.fullmatch(first) and len(kept) > 1:
+        return f"{kept[1]}, {first}"
     return hub or first
