@@ -199,6 +199,11 @@ def test_by_paper_groups_sorts_and_flags_hollow_values():
     # an extrapolated value is no measurement: no interval; every other value has one
     assert math.rows.filter("hollow").select("lo", "hi").rows() == [(None, None)]
     assert math.rows.filter(~pl.col("hollow"))["lo"].null_count() == 0
+    # nor a reading that cannot be right as read (001's AIME end, off the paper's axis)
+    aime = across_papers.by_paper(rows, "AIME 2024")
+    assert aime.rows.filter("hollow").select("label", "lo").rows() == [
+        ("small internal model, end of RL (Fig 5)", None)
+    ]
     # a training curve gives its end only: 001's start (82) is left out
     assert math.rows.filter(document="001").select("label", "value").rows() == [
         ("small internal model, end of RL (Fig 5)", 90.0)
@@ -220,8 +225,9 @@ def test_by_paper_groups_sorts_and_flags_hollow_values():
     assert aime.notes == [
         "From training curves only the end of the Kimi Fig 5 run; "
         "the end and the peak of each MEL validation curve.",
-        "Hollow: small internal model, end of RL (Fig 5), read 50% to 70% on a paper axis "
-        "labelled 10% to 50% (the training-dynamics figure's description).",
+        "Hollow: small internal model, end of RL (Fig 5), which the training-dynamics "
+        "description reads as 50% to 70% where the paper's axis is labelled 10% to 50%: it "
+        "cannot be right as read, and has no interval.",
         # one model under two names, both drawn (the figure's and Table 3's): said once
         "One model, a figure's name and its table's, each as spelled: qwen25-72B-inst = "
         "Qwen2.5 72B-Inst., deepseek-v3 = DeepSeek V3, Claude 3.5 = Claude-3.5-Sonnet-1022, "

@@ -556,7 +556,15 @@ def comparison(
                 f"{'Mean reward' if rewards else 'Accuracy'} of each run",
                 # a run evaluated once is drawn with bars, a curve with a shaded band
                 subtitle=(
-                    f"{'bars' if curves['step'].is_null().all() else 'shaded'}: {'; '.join(bands)}"
+                    # where a band spans seeds, the line (or point) is their mean
+                    (
+                        f"{'point' if curves['step'].is_null().all() else 'line'}: the seeds' "
+                        "mean; "
+                        if any("seeds" in b for b in bands)
+                        else ""
+                    )
+                    + f"{'bars' if curves['step'].is_null().all() else 'shaded'}: "
+                    + "; ".join(bands)
                 )
                 if bands
                 else "",

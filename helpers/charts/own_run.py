@@ -362,8 +362,10 @@ def _grid_look(
         y_by={
             shown: alt.Y("value:Q")
             .title(y_title if shown else None)
-            .scale(zero=not banded, nice=False, padding=7)  # no end label past the plot
-            .axis(format=acc_format, tickCount=4, minExtent=Y_AXIS)
+            # padded, so no end label sticks out past the plot (lifting its panel's title);
+            # a tick within 6 px of the plot's edge has its label pulled inside it (flush)
+            .scale(zero=not banded, nice=False, padding=7)
+            .axis(format=acc_format, tickCount=4, minExtent=Y_AXIS, labelFlush=6)
             for shown in (True, False)
         },
         band_by={shown: alt.Y("lo:Q").title(y_title if shown else None) for shown in (True, False)},
@@ -371,7 +373,7 @@ def _grid_look(
             shown: alt.Y("tokens:Q")
             .title(tokens_title if shown else None)
             .scale(zero=False, nice=False, padding=7)
-            .axis(format="~s", tickCount=3, minExtent=Y_AXIS)
+            .axis(format="~s", tickCount=3, minExtent=Y_AXIS, labelFlush=6)
             for shown in (True, False)
         },
         y_title=y_title,

@@ -82,7 +82,7 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
     added = [FIT] if fit is not None else []
     notes = [
         "left: training samples on a log axis; hollow: the 59k value the description "
-        "extrapolates (not read off the figure)"
+        "extrapolates (not read off the figure); right: PRM sizes in order, not to scale"
     ]
     return alt.hconcat(left, right).properties(title=heading(fig, added, notes=notes))
 

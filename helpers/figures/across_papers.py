@@ -190,8 +190,9 @@ def by_paper(rows: pl.DataFrame, group: str) -> ByPaper:
     off = off_axis().filter(pl.col("group") == group)
     beyond = off.height == 1 and bool(off["beyond_axis"].item())
     why_off = (
-        "read {:.0%} to {:.0%} on a paper axis labelled {:.0%} to {:.0%} (the training-dynamics "
-        "figure's description)".format(*off.select("low", "high", "tick_min", "tick_max").row(0))
+        "which the training-dynamics description reads as {:.0%} to {:.0%} where the paper's "
+        "axis is labelled {:.0%} to {:.0%}: it cannot be right as read, and has no "
+        "interval".format(*off.select("low", "high", "tick_min", "tick_max").row(0))
         if beyond
         else ""
     )
@@ -215,6 +216,12 @@ def by_paper(rows: pl.DataFrame, group: str) -> ByPaper:
         pl.col("value"),
         pl.col("label"),
         descending=[False, True, False],
+    )
+    # a reading that cannot be right as read: no interval around it (an extrapolated value,
+    # no measurement, has none already)
+    sub = sub.with_columns(
+        lo=pl.when(off_paper_axis).then(None).otherwise("lo"),
+        hi=pl.when(off_paper_axis).then(None).otherwise("hi"),
     )
     assert sub["label"].is_unique().all(), f"labels repeat: {sub['label'].value_counts()}"
     lo = 5 * math.floor(sub["lo"].min() / 5)
