@@ -14,7 +14,8 @@ SUBTITLE = [
     "line: chance that two runs this far apart on this many problems come out separable at 5%",
     "(unpaired, at the comparison's accuracy); point: the size of the difference the figure shows;",
     "grey dashed rule: 80% power, where a difference becomes detectable; lines that lie on one",
-    "another are comparisons on as many problems at about the same accuracy: the same chance",
+    "another are comparisons on as many problems at about the same accuracy: the same chance;",
+    "a figure with two comparisons on one benchmark draws two lines in its colour",
 ]
 POINTS = "format(datum.value * 100, '.0f')"
 PANEL = (300, 200)  # px: a panel's plot  # differences in percentage points, unsigned

@@ -24,8 +24,12 @@ from helpers.render.theme import COLOURS, DESCRIBED
 # what the variant with `fit` adds, and how its marks are drawn (the subtitle's line)
 FIT = (
     "a log-linear fit",
-    "left, dotted line and grey band: log-linear fit on the logit scale (under 100% by "
-    "construction), weighted by binomial errors, with its 95% band",
+    [
+        "left, dotted line and grey band: log-linear fit on the logit scale (under 100% by "
+        "construction), weighted by binomial errors, with its 95% band",
+        "two stated readings, so the fit passes through both: it draws the trend they imply, "
+        "it does not test it",
+    ],
 )
 
 
