@@ -131,8 +131,8 @@ def _drawn(
         marks += place.rules(intervals["drawn_x"], intervals["lo"], intervals["hi"])
     if frontier is not None:
         marks += place.line(frontier["drawn_x"], frontier["accuracy"], 1.5, step=True)
-    if published is not None:
-        marks += place.points(published["drawn_x"], published["accuracy"])
+    if published is not None:  # a cross's arms reach past a point's radius (size 160: 6.3 px)
+        marks += place.points(published["drawn_x"], published["accuracy"], radius=8.0)
     return marks
 
 
