@@ -72,6 +72,16 @@ def domain(described: Sequence[float], values: Sequence[float], pad: float) -> l
     return [round(lo, 9), round(hi, 9)]
 
 
+def stated_ticks(values: Sequence[float]) -> dict:
+    """An axis's ticks at `values`, every one of them: Vega thins stated values to the axis's
+    tick count (Vega-Lite's default, one per 40 px), so the count is theirs.
+
+    >>> stated_ticks([0, 20, 40])
+    {'values': [0, 20, 40], 'tickCount': 3}
+    """
+    return {"values": list(values), "tickCount": len(values)}
+
+
 def index_axis(
     categories: Sequence[str], title: str, pad: float, right: float | None = None
 ) -> tuple[alt.X, list[float]]:
@@ -84,12 +94,7 @@ def index_axis(
         alt.X("pos:Q")
         .title(title)
         .scale(domain=domain, nice=False, zero=False)
-        .axis(
-            values=list(range(len(categories))),
-            tickCount=len(categories),  # Vega thins stated values to the tick count
-            labelExpr=expr,
-            grid=False,
-        )
+        .axis(**stated_ticks(range(len(categories))), labelExpr=expr, grid=False)
     )
     return x, domain
 

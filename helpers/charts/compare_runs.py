@@ -219,7 +219,7 @@ def paired_differences(
         layers.insert(3, base.mark_line(strokeWidth=1).encode(y=y).properties(name="line"))
     if limit is not None:  # a bar cut at the edge ends in a chevron pointing on (an open
         # mark: the differences themselves are filled shapes, a method's a triangle)
-        for end, shape, at in ((("hi", CHEVRON_UP, limit)), ("lo", CHEVRON_DOWN, -limit)):
+        for end, shape, at in (("hi", CHEVRON_UP, limit), ("lo", CHEVRON_DOWN, -limit)):
             past = f"datum.{end} {'>' if at > 0 else '<'} {at}"
             cut = base.transform_filter(past).mark_point(
                 filled=False, size=60, strokeWidth=2, opacity=1
@@ -548,6 +548,7 @@ def comparison(
     3
     """
     bands = sorted(set(curves["band"].drop_nulls())) if "band" in curves.columns else []
+    evaluated_once = curves["step"].is_null().all()  # bars and points, not bands and lines
     # every comparison a mean reward (rewards that are not 0/1): said so on every axis
     rewards = bool(differences.height) and (differences["unit"] == "mean reward").all()
     parts = [
@@ -558,12 +559,11 @@ def comparison(
                 subtitle=(
                     # where a band spans seeds, the line (or point) is their mean
                     (
-                        f"{'point' if curves['step'].is_null().all() else 'line'}: the seeds' "
-                        "mean; "
+                        f"{'point' if evaluated_once else 'line'}: the seeds' mean; "
                         if any("seeds" in b for b in bands)
                         else ""
                     )
-                    + f"{'bars' if curves['step'].is_null().all() else 'shaded'}: "
+                    + f"{'bars' if evaluated_once else 'shaded'}: "
                     + "; ".join(bands)
                 )
                 if bands

@@ -17,8 +17,8 @@ SUBTITLE = [
     "another are comparisons on as many problems at about the same accuracy: the same chance;",
     "a figure with two comparisons on one benchmark draws two lines in its colour",
 ]
-POINTS = "format(datum.value * 100, '.0f')"
-PANEL = (300, 200)  # px: a panel's plot  # differences in percentage points, unsigned
+POINTS = "format(datum.value * 100, '.0f')"  # differences in percentage points, unsigned
+PANEL = (300, 200)  # px: a panel's plot
 
 
 def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2) -> alt.FacetChart:

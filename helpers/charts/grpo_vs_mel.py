@@ -7,7 +7,7 @@ import polars as pl
 
 from helpers import data
 from helpers.charts import labels as place
-from helpers.charts._common import domain, heading, plot_size, redrawable
+from helpers.charts._common import domain, heading, plot_size, redrawable, stated_ticks
 from helpers.charts._tooltips import HOW_READ, reading, tip
 from helpers.figures.grpo_vs_mel import MethodCurves
 from helpers.render.theme import COLOURS
@@ -190,7 +190,7 @@ def _axes(fig: dict, xdom, ydom, step: str = "step") -> tuple[alt.X, alt.Y]:
         alt.X(f"{step}:Q")
         .title(fig["x_title"])
         .scale(domain=xdom, nice=False)
-        .axis(values=ticks, tickCount=len(ticks))  # all: Vega thins values to the tick count
+        .axis(**stated_ticks(ticks))  # as described
     )
     y = alt.Y("score:Q").title(fig["y_title"]).scale(domain=ydom, nice=False, zero=False)
     return x, y

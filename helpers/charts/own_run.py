@@ -10,7 +10,7 @@ from typing import NamedTuple
 import altair as alt
 import polars as pl
 
-from helpers.charts._common import panel_title
+from helpers.charts._common import panel_title, stated_ticks
 from helpers.charts._tooltips import tip, with_interval
 from helpers.charts.text_metrics import text_width, wrapped
 from helpers.charts.training_dynamics import PANEL_SPACING, curve_tips, panel_width, tidy_curves
@@ -168,7 +168,7 @@ def accuracy_vs_size(
         alt.X("size_b:Q")
         .title("Model size (B parameters)")
         .scale(scale)
-        .axis(values=decades, tickCount=len(decades), format="~g")
+        .axis(**stated_ticks(decades), format="~g")
     )
     points = (
         alt.Chart()
@@ -350,7 +350,7 @@ def _grid_look(
     few = steps.unique().sort().to_list()
     # steps are whole: a few are each ticked (three tick 1, 2, 3, not 1.0, 1.5, ...)
     x = (
-        x.axis(values=few, tickCount=len(few), format="d", **_every_other(few, columns))
+        x.axis(**stated_ticks(few), format="d", **_every_other(few, columns))
         if 1 < len(few) <= 8
         else x.axis(tickMinStep=1)
     )

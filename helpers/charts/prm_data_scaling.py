@@ -15,6 +15,7 @@ from helpers.charts._common import (
     index_axis,
     plot_size,
     redrawable,
+    stated_ticks,
 )
 from helpers.charts._tooltips import HOW_READ, PERCENT_ACCURACY, reading, tip
 from helpers.charts.labels import Axis, text_layers, with_label_positions
@@ -160,12 +161,7 @@ def _samples_axis(left_fig: dict, xdom) -> alt.X:
         alt.X("training_samples:Q")
         .title(left_fig["x_title"])
         .scale(type="log", domain=xdom, nice=False)
-        .axis(
-            values=left_fig["x_ticks"],
-            tickCount=len(left_fig["x_ticks"]),
-            labelExpr=expr + " : ''",
-            grid=True,
-        )
+        .axis(**stated_ticks(left_fig["x_ticks"]), labelExpr=expr + " : ''", grid=True)
     )
 
 

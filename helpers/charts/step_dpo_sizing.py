@@ -7,7 +7,14 @@ import polars as pl
 
 from helpers import data
 from helpers.charts import labels as place
-from helpers.charts._common import domain, heading, index_axis, plot_size, redrawable
+from helpers.charts._common import (
+    domain,
+    heading,
+    index_axis,
+    plot_size,
+    redrawable,
+    stated_ticks,
+)
 from helpers.charts._tooltips import HOW_READ, PERCENT_ACCURACY, reading, tip
 from helpers.charts.labels import Axis, text_layers, with_label_positions
 from helpers.render.theme import COLOURS, DESCRIBED
@@ -117,15 +124,14 @@ def _named_points(
 
 
 def _accuracy_axis(fig: dict, ydom) -> alt.Y:
-    """Accuracy, ticked every 2.5 points from the described domain's foot. Vega thins even
-    stated tick values to the axis's tick count (Vega-Lite's default, one per 40 px: 10 here,
-    which drew every other tick), so the count is the ticks'."""
+    """Accuracy, ticked every 2.5 points from the described domain's foot (each of them:
+    Vega's default count here, 10, drew every other one)."""
     ticks = [fig["y_domain"][0] + 2.5 * i for i in range(13)]
     return (
         alt.Y("accuracy:Q")
         .title(fig["y_title"])
         .scale(domain=ydom, nice=False, zero=False)
-        .axis(values=ticks, tickCount=len(ticks), format=".1f", labelOverlap=False)
+        .axis(**stated_ticks(ticks), format=".1f", labelOverlap=False)
     )
 
 

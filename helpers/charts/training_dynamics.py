@@ -333,9 +333,10 @@ def gain_vs_growth(gg: pl.DataFrame) -> alt.LayerChart:
         pts, "token_growth", "gain", "benchmark", Axis(xdom, width), Axis(ydom, height, flip=True)
     )
     # every start read as 0: the growth drawn is the length at the end, and titled so
+    zero_starts = _zero_starts(pts)
     x = alt.X("token_growth:Q").title(
         "Token length at the end of the run (tokens)"
-        if _zero_starts(pts)
+        if zero_starts
         else "Token length growth over the run (tokens)"
     )
     x = x.scale(domain=xdom, nice=False)
@@ -381,7 +382,7 @@ def gain_vs_growth(gg: pl.DataFrame) -> alt.LayerChart:
             subtitle=wrapped(
                 [
                     "gain: end − start, in percentage points; growth: end − start, in tokens"
-                    + _zero_starts(pts),
+                    + zero_starts,
                     *_left_out(gg.filter(pl.col("gain").is_null())["benchmark"].to_list()),
                     *(
                         [

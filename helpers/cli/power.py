@@ -147,13 +147,10 @@ def _chart(args, rows: list[dict]):
         asked = f"; diamond: the {said} asked about"
     if args.runs:
         curves, marks = power_curves.run_curves(rows, args.difference)
+        paired = [r.get("design") == "paired t" for r in rows]
         tests = [
-            test
-            for design, test in (
-                (False, "McNemar's test on the problems the runs answer differently"),
-                (True, "the paired t test over per-problem differences"),
-            )
-            if any((r.get("design") == "paired t") == design for r in rows)
+            *(["McNemar's test on the problems the runs answer differently"] * (not all(paired))),
+            *(["the paired t test over per-problem differences"] * any(paired)),
         ]
         return charts.power_against_difference(
             curves,

@@ -135,14 +135,15 @@ def across_papers() -> pl.DataFrame:
         source_name=pl.col("document").replace_strict(SOURCE_NAMES),
     )
     # an extrapolated value is no measurement on n problems: no interval
-    made_up = pl.col("status") == "extrapolated"
-    return (
-        stats.with_intervals(rows, "value", "n")
-        .with_columns(
-            lo=pl.when(made_up).then(None).otherwise("lo"),
-            hi=pl.when(made_up).then(None).otherwise("hi"),
-        )
-        .sort("group", "value", descending=[False, True])
+    return _without_interval(
+        stats.with_intervals(rows, "value", "n"), pl.col("status") == "extrapolated"
+    ).sort("group", "value", descending=[False, True])
+
+
+def _without_interval(rows: pl.DataFrame, where: pl.Expr) -> pl.DataFrame:
+    """`rows` with no interval (`lo`, `hi` null) where `where` holds."""
+    return rows.with_columns(
+        pl.when(where).then(None).otherwise(pl.col(c)).alias(c) for c in ("lo", "hi")
     )
 
 
@@ -219,10 +220,7 @@ def by_paper(rows: pl.DataFrame, group: str) -> ByPaper:
     )
     # a reading that cannot be right as read: no interval around it (an extrapolated value,
     # no measurement, has none already)
-    sub = sub.with_columns(
-        lo=pl.when(off_paper_axis).then(None).otherwise("lo"),
-        hi=pl.when(off_paper_axis).then(None).otherwise("hi"),
-    )
+    sub = _without_interval(sub, off_paper_axis)
     assert sub["label"].is_unique().all(), f"labels repeat: {sub['label'].value_counts()}"
     lo = 5 * math.floor(sub["lo"].min() / 5)
     hi = 5 * math.ceil(sub["hi"].max() / 5)

@@ -14,6 +14,7 @@ from helpers import stats
 from helpers.errors import DataError
 from helpers.runs import drawable, inputs, readers, rewards, score_logs, spark, summarise
 from helpers.runs.readers._common import reading
+from helpers.runs.readers.loaded import shared
 from helpers.runs.readers.registry import RESULTS
 from helpers.runs.readers.stated import checked
 
@@ -392,8 +393,7 @@ def _chart_of(runs, files, benchmarks, columns, title, problems) -> tuple[object
     # a chart is titled with the run's name where its log names it (a W&B run folder is
     # `run-20251130_144822-<id>`, an MLflow store `mlruns`), else with the file's or folder's
     run = runs[0].run if len(runs) == 1 else None
-    models = {r.model for r in runs}  # one model every input names, or none
-    model = models.pop() if len(models) == 1 else None
+    model = shared(r.model for r in runs)  # one model every input names, or none
     named = inputs.display_name(files[0], run, model)  # several inputs: the first names the run
     if kind == "scores":
         return _scores_chart(runs, files, benchmarks, columns, title, named)
@@ -405,11 +405,11 @@ def _chart_of(runs, files, benchmarks, columns, title, problems) -> tuple[object
 def _models_chart(runs, files, benchmarks, columns, title, problems) -> tuple[object, pl.DataFrame]:
     """Tables of models: accuracy against size, or where a size is unknown a leaderboard."""
     models = pl.concat([r.models for r in runs], how="diagonal_relaxed")
+    named = inputs.display_name(files[0] if len(files) == 1 else files[0].parent)
     if models["size_b"].null_count():  # no size for some: a leaderboard, ranked
         from helpers.runs.leaderboard import leaderboard
 
         table, notes = leaderboard(models, problems)
-        named = inputs.display_name(files[0] if len(files) == 1 else files[0].parent)
         drawn = table.filter(pl.col("rank") <= drawable.MAX_GROUPS)
         if benchmarks is None:
             shown = drawable.panels(drawn, "benchmark")
@@ -434,8 +434,7 @@ def _models_chart(runs, files, benchmarks, columns, title, problems) -> tuple[ob
         "accuracy_vs_size",
         models.frame,
         title=title
-        or f"{inputs.display_name(files[0] if len(files) == 1 else files[0].parent)}: "
-        f"accuracy of {'' if every else 'up to '}{count:,} models against their size",
+        or f"{named}: accuracy of {'' if every else 'up to '}{count:,} models against their size",
         columns=columns,
         notes=shown.notes + models.notes,
     )
@@ -497,11 +496,8 @@ def _scores_chart(runs, files, benchmarks, columns, title, named) -> tuple[objec
     subtitle = [band] + (
         [
             "response length, under the first panel: the run's mean over its training "
-            "batches, one for every benchmark (matched to the nearest earlier step); under "
-            "each training panel, that source's own"
-            if run_wide and trained
-            else "response length, under the first panel: the run's mean over its training "
             "batches, one for every benchmark (matched to the nearest earlier step)"
+            + ("; under each training panel, that source's own" if trained else "")
             if run_wide
             else "response length matched to the nearest earlier step"
         ]
@@ -509,7 +505,7 @@ def _scores_chart(runs, files, benchmarks, columns, title, named) -> tuple[objec
         else []
     )
     subtitle += [f"dark, {n}" for n in score_logs.mean_note(table, "band")]
-    if not training and table["benchmark"].str.ends_with(score_logs.TRAINING).any():
+    if not training and trained:
         subtitle.append(
             "panels '(training)': training scores, on training batches (no band: the log "
             "does not say how many prompts a batch held)"

@@ -102,9 +102,10 @@ def display_name(path: str | Path, run: str | None = None, model: str | None = N
     if not kept:
         return hub or (names[0] if names else str(path))
     first = kept[0]
-    if CHECKPOINT.fullmatch(first) and hub:  # the model's name, and the step its folder says
-        step = int(re.search(r"(\d+)$", first).group(1))
-        return f"{hub} at step {step}"
-    if CHECKPOINT.fullmatch(first) and len(kept) > 1:
-        return f"{kept[1]}, {first}"
+    if CHECKPOINT.fullmatch(first):
+        if hub:  # the model's name, and the step its folder says
+            step = int(re.search(r"(\d+)$", first).group(1))
+            return f"{hub} at step {step}"
+        if len(kept) > 1:
+            return f"{kept[1]}, {first}"
     return hub or first

@@ -14,7 +14,7 @@ from helpers.runs.readers.detect import detect
 from helpers.runs.readers.format import Where
 from helpers.runs.readers.formats import prime_rl_traces
 from helpers.runs.readers.formats.tables import SAMPLE_COLUMNS, scan_samples, scan_table
-from helpers.runs.readers.loaded import SCORE_COLUMNS, Loaded, decoding_alike
+from helpers.runs.readers.loaded import SCORE_COLUMNS, Loaded, decoding_alike, shared
 from helpers.runs.readers.registry import BESIDE, PER_SAMPLE, RESULTS, get
 from helpers.runs.readers.stated import checked
 
@@ -86,10 +86,8 @@ def combine(path: Path, loaded: list[Loaded]) -> Loaded:
         raise DataError(path, "logs of one kind (per-sample or scores) in the folder", got=kinds)
     notes = [f"{len(loaded)} files: {', '.join(kinds)}"]
     decoding = decoding_alike([x.decoding for x in loaded])
-    models = {x.model for x in loaded}  # the model, where every file names the same one
-    model = models.pop() if len(models) == 1 else None
-    kinds_of = {x.kind for x in loaded}  # training scores where every file holds them
-    kind = kinds_of.pop() if len(kinds_of) == 1 else "validation"
+    model = shared(x.model for x in loaded)  # where every file names the same one
+    kind = shared((x.kind for x in loaded), "validation")  # training scores where all are
     if per_sample:
         samples = pl.concat([x.samples for x in per_sample])
         texts = [t for x in per_sample for t in x.texts]

@@ -70,6 +70,17 @@ DECODING_KEYS = {  # a log's name for a decoding setting -> ours
 }
 
 
+def shared(values, default=None):
+    """The one value every log of a run states alike (its model, what its scores measure),
+    else `default`.
+
+    >>> shared(["a", "a"]), shared(["a", "b"], "neither"), shared([])
+    ('a', 'neither', None)
+    """
+    distinct = set(values)
+    return distinct.pop() if len(distinct) == 1 else default
+
+
 def decoding_alike(settings: list[dict[str, float]]) -> dict[str, float]:
     """The decoding settings that every one of `settings` states alike (one that states none
     leaves none): those of a run read from several files, or tasks."""
