@@ -12,7 +12,7 @@ import pytest
 
 import helpers
 from helpers import charts
-from helpers.charts import labels
+from helpers.charts import labels, own_run
 from helpers.charts.step_dpo_sizing import GAIN_TEXT
 from helpers.figures import (
     across_papers,
@@ -726,7 +726,7 @@ def _(spec):
     assert _text(accuracy["title"]) == "aime-like (simulated)"
     assert line["encoding"]["y"]["title"] == "Accuracy"  # the first column only
     assert units[1]["vconcat"][0]["layer"][1]["encoding"]["y"]["title"] is None
-    assert length["encoding"]["y"]["title"] == "Mean tokens"
+    assert length["encoding"]["y"]["title"] == ["Mean", "tokens"]  # no taller than its panel
     assert "datum.panel === 0" in json.dumps(length["transform"])
     names = [x["name"] for u in units for c in u["vconcat"] for x in c.get("layer", [c])]
     assert len(names) == len(set(names)) == 9
@@ -774,6 +774,12 @@ def _(spec):
         "AIME2024 / AIME24 (30 problems)", "MATH500 (500 problems)", "MATH (5,000 problems)",
     }  # fmt: skip
     assert {r["figure"] for r in points} == set(detectability.FIGURES.values())
+    # each point labelled (a reader of the PNG cannot hover): what it compares, signed
+    for r in points:
+        assert r["label"].startswith(detectability.SHORT[r["comparison"]])
+        assert r["label"].endswith(f"({r['shown_points']:+g})") and r["label_x"] is not None
+    texts = [x for x in spec["spec"]["layer"] if x["mark"]["type"] == "text"]
+    assert texts and all(x["encoding"]["text"]["field"] == "label" for x in texts)
 
 
 def _design_power():
@@ -1115,3 +1121,30 @@ def test_a_difference_bar_of_few_seeds_is_cut_at_the_axis_edge_and_said():
     assert layers["cut lo"]["mark"] | {"filled": False} == layers["cut lo"]["mark"]  # open
     assert flips["spec"]["layer"][0]["encoding"]["x"]["sort"] == "ascending"
     assert difference_limit(c.differences.with_columns(lo=pl.lit(-0.01), hi=pl.lit(0.01))) is None
+
+
+def test_a_run_wide_length_is_titled_the_runs_and_a_sources_own_is_not():
+    """Drawn once under the first panel, the run's length says it is the run's (it read as that
+    benchmark's own); a panel with a length of its own keeps the plain title; long titles are
+    broken in two, so they do not overhang their short panel."""
+    curves = _run_curves()
+    names = curves["benchmark"].unique(maintain_order=True).to_list()
+    spec = charts.run_grid(
+        curves, title="t", columns=1, one_length=True, own_lengths=[names[1]]
+    ).to_dict()
+    lengths = [u["vconcat"][1] for u in spec["concat"] if "vconcat" in u]
+    assert [x["encoding"]["y"]["title"] for x in lengths] == [
+        ["Run's mean", "tokens"],
+        ["Mean", "tokens"],
+    ]
+    assert "vconcat" not in spec["concat"][2]  # the third benchmark: no length of its own
+
+
+def test_narrow_panels_label_the_last_step_and_the_first_where_it_fits():
+    """Eight checkpoints on a four-column grid: not every label fits, so labels are kept from
+    the last back, each clear of the one after it, and the first (two digits) still fits."""
+    steps = [50.0, 100.0, 150.0, 200.0, 250.0, 300.0, 350.0, 400.0]
+    axis = own_run._labelled(steps, 4)
+    kept = {int(v) for v in re.findall(r"datum.value == (\d+)", axis["labelExpr"])}
+    assert kept == {50, 100, 200, 300, 400} and axis["labelFlush"] is False
+    assert own_run._labelled(steps[:3], 4) == {"labelFlush": False}  # room for all three

@@ -32,6 +32,10 @@ def test_wandb_export_to_html_offline(tmp_path, capsys):
     said = json.dumps(spec["title"])
     assert "panels '(training)': training scores" in said
     assert "23 of 31 benchmarks drawn (the first 23 in the log), and mean" in said
+    # the eight left out, each named (all training sources)
+    tail = " ".join(spec["title"]["subtitle"]).split("not drawn: ")[1].split("; each panel")[0]
+    left = tail.split(", ")
+    assert len(left) == 8 and not set(left) & set(panels), left
     # the validation log has no length of its own: the run's, drawn once (not under each
     # benchmark, where it read as each one's own), and said so
     assert "response length, under the first panel: the run's mean over its training" in said

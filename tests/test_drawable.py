@@ -66,7 +66,16 @@ def test_panels_past_the_limit_are_left_out_by_name():
     shown = drawable.panels(frame, "benchmark")
     assert shown.order == [f"b{i}" for i in range(24)]
     assert shown.frame["benchmark"].to_list() == shown.order
-    assert shown.notes == ["24 of 10,000 benchmarks drawn (the first 24 in the log)"]
+    assert shown.notes == [
+        "24 of 10,000 benchmarks drawn (the first 24 in the log); not drawn: "
+        + ", ".join(f"b{i}" for i in range(24, 34))
+        + " and 9,966 more"
+    ]
+    # a few left out are each named
+    some = drawable.panels(frame.head(26), "benchmark")
+    assert some.notes == [
+        "24 of 26 benchmarks drawn (the first 24 in the log); not drawn: b24, b25"
+    ]
     few = drawable.panels(frame.head(3), "benchmark", order=["b2", "b0", "b1"])
     assert few.order == ["b2", "b0", "b1"] and few.notes == [] and few.frame.height == 3
 

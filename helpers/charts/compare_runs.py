@@ -442,15 +442,21 @@ def _no_flips() -> alt.Chart:
 MAX_VERDICTS = 6  # lines under the differences' title; the CSV holds every row
 
 
-def _interval_words(differences: pl.DataFrame) -> str:
-    """What the dark bars are: the paired 95% interval, or the interval at each comparison's
-    adjusted level (the one that agrees with its verdict)."""
+def _interval_words(differences: pl.DataFrame) -> tuple[str, list[str]]:
+    """What the dark bars are, and a line under it: the paired 95% interval, or the interval
+    at each comparison's adjusted level (the one that agrees with its verdict), with the
+    range of those levels and the number of comparisons adjusted for."""
     if "won" in differences.columns and differences["won"].is_null().all():
-        return "unpaired 95% interval from scores and benchmark sizes (bars)"  # no samples
+        return "unpaired 95% interval from scores and benchmark sizes (bars)", []  # no samples
     levels = differences["level"].drop_nulls() if "level" in differences.columns else []
     if len(levels) and (levels != 0.95).any():
-        return "paired interval at the adjusted level (bars), unpaired 95% (light)"
-    return "paired 95% interval (bars), unpaired 95% (light)"
+        low, high = f"{levels.min():.1%}", f"{levels.max():.1%}"
+        tested = differences["p_value"].drop_nulls().len()
+        return "paired interval at the adjusted level (bars), unpaired 95% (light)", [
+            f"each bar at its comparison's level, adjusted for the {tested} comparisons made: "
+            + (low if low == high else f"{low} to {high}")
+        ]
+    return "paired 95% interval (bars), unpaired 95% (light)", []
 
 
 def _cut_words(differences: pl.DataFrame, rewards: bool) -> list[str]:
@@ -548,6 +554,7 @@ def comparison(
     3
     """
     bands = sorted(set(curves["band"].drop_nulls())) if "band" in curves.columns else []
+    bars, levels_said = _interval_words(differences)
     evaluated_once = curves["step"].is_null().all()  # bars and points, not bands and lines
     # every comparison a mean reward (rewards that are not 0/1): said so on every axis
     rewards = bool(differences.height) and (differences["unit"] == "mean reward").all()
@@ -572,8 +579,9 @@ def comparison(
         ),
         paired_differences(differences, columns=columns, rewards=rewards).properties(
             title=panel_title(
-                f"Difference from the baseline: {_interval_words(differences)}",
+                f"Difference from the baseline: {bars}",
                 subtitle=[
+                    *levels_said,
                     *_seed_words(differences),
                     *_cut_words(differences, rewards),
                     *verdict_lines(differences, rewards),

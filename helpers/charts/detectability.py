@@ -6,13 +6,17 @@ from __future__ import annotations
 import altair as alt
 import polars as pl
 
+from helpers.charts import labels as place
+from helpers.charts._common import plot_size, redrawable
 from helpers.charts._tooltips import tip
-from helpers.charts.text_metrics import wrapped
+from helpers.charts.labels import HALO, LEADER, Axis, with_label_positions
+from helpers.charts.text_metrics import FONT_SIZE, wrapped
 from helpers.render.theme import FIGURE_COLOURS, RUN_COLOURS, RUN_DASHES, RUN_SHAPES
 
 SUBTITLE = [
     "line: chance that two runs this far apart on this many problems come out separable at 5%",
-    "(unpaired, at the comparison's accuracy); point: the size of the difference the figure shows;",
+    "(unpaired, at the comparison's accuracy), in its figure's colour and dash;",
+    "point: the difference the figure shows, labelled with what it compares and its signed size;",
     "grey dashed rule: 80% power, where a difference becomes detectable; lines that lie on one",
     "another are comparisons on as many problems at about the same accuracy: the same chance;",
     "a figure with two comparisons on one benchmark draws two lines in its colour",
@@ -21,6 +25,7 @@ POINTS = "format(datum.value * 100, '.0f')"  # differences in percentage points,
 PANEL = (300, 200)  # px: a panel's plot
 
 
+@redrawable
 def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2) -> alt.FacetChart:
     """Power curves from `figures.detectability.power_curves` with the `gaps()` they belong to:
     one panel per benchmark (one benchmark spelled two ways is one panel), each figure's
@@ -50,10 +55,12 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
     ['AIME2024 / AIME24 (30 problems)', 'MATH500 (500 problems)', 'MATH (5,000 problems)']
     """
     figures = gaps.sort("document")["figure"].unique(maintain_order=True).to_list()  # as numbered
-    fill, stroke, dash, shape = _figure_channels(figures, gaps["panel"].n_unique(), columns)
+    size = plot_size(*PANEL)  # as given, or as print lays it out (labels placed for it)
+    fill, stroke, dash, shape = _figure_channels(figures, gaps["panel"].n_unique(), columns, size)
     x = (
         alt.X("difference:Q")
         .title("Difference in accuracy (percentage points)")
+        .scale(nice=False)  # spanning the panel's curves exactly, as its labels were placed
         .axis(labelExpr=POINTS)
     )
     y = alt.Y("power:Q").title("Power").scale(domain=[0, 1]).axis(format=".0%")
@@ -78,7 +85,9 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
         .transform_filter("datum.layer == 'gap'")
     )
     threshold = alt.Chart().mark_rule(strokeDash=[5, 3], color="#79706e").encode(y=alt.datum(0.8))
-    rows = pl.concat(
+    rows = _labelled(
+        size,
+        pl.concat(
         [
             curves.select("figure", "comparison", "difference", "power", "panel", "problems")
             .with_columns(layer=pl.lit("curve")),
@@ -89,16 +98,16 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
             )
             .select(
                 "figure", "comparison", "difference", "power", "panel", "problems",
-                "shown_points", "smallest_points",
+                "shown_points", "smallest_points", "label",
             )
             .with_columns(layer=pl.lit("gap")),
         ],
         how="diagonal_relaxed",
-    )  # fmt: skip
+    ))  # fmt: skip
     order = list(dict.fromkeys(rows.sort("problems", maintain_order=True)["panel"]))
     return (
-        alt.layer(lines, threshold, points, data=rows)
-        .properties(width=PANEL[0], height=PANEL[1])
+        alt.layer(lines, threshold, points, *_label_layers(rows), data=_without_nulls(rows))
+        .properties(width=size[0], height=size[1])
         .facet(alt.Facet("panel:N").title(None).sort(order), columns=columns)
         .resolve_scale(x="independent")  # each panel its own x axis, spanning its own curves
         .properties(
@@ -109,7 +118,64 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
     )
 
 
-def _figure_channels(figures: list[str], panels: int, columns: int) -> tuple:
+def _labelled(size: tuple[float, float], rows: pl.DataFrame) -> pl.DataFrame:
+    """`rows` with each point (a `gap` row) given its label's place in its panel, clear of the
+    curves, the 80% rule and the other points and labels. A panel's x axis spans its curves
+    (drawn unrounded, so the places are in the pixels Vega-Lite draws)."""
+    placed = []
+    for sub in rows.partition_by("panel", maintain_order=True):
+        curves, gaps = sub.filter(layer="curve"), sub.filter(layer="gap")
+        xdom = [0.0, float(curves["difference"].max())]
+        avoid = place.hrules([0.8], xdom) + place.points(gaps["difference"], gaps["power"])
+        for curve in curves.partition_by("comparison", maintain_order=True):
+            avoid += place.line(curve["difference"], curve["power"], 1.5)
+        xaxis, yaxis = Axis(xdom, size[0]), Axis([0.0, 1.0], size[1], flip=True)
+        placed += [
+            curves,
+            with_label_positions(gaps, "difference", "power", "label", xaxis, yaxis, avoid=avoid),
+        ]
+    return pl.concat(placed, how="diagonal_relaxed")
+
+
+def _without_nulls(rows: pl.DataFrame) -> alt.InlineData:
+    """The rows, each without its empty fields (a curve's point has none of a label's): a
+    notebook stores every field of every row."""
+    return alt.InlineData(
+        values=[{k: v for k, v in r.items() if v is not None} for r in rows.iter_rows(named=True)]
+    )
+
+
+def _label_layers(rows: pl.DataFrame) -> list[alt.Chart]:
+    """The points' labels (one layer per alignment: align is a mark property), each over a
+    white halo where it crosses a line, and the leaders of labels set further out."""
+    base = alt.Chart().transform_filter("datum.layer == 'gap'")
+    x, y = alt.X("label_x:Q"), alt.Y("label_y:Q")
+    gaps = rows.filter(layer="gap")
+    layers = []
+    if "leader_x" in rows.columns:
+        layers.append(
+            base.transform_filter("isValid(datum.leader_x)")
+            .mark_rule(**LEADER)
+            .encode(
+                x=alt.X("leader_x:Q"), y=alt.Y("leader_y:Q"), x2="leader_x2:Q", y2="leader_y2:Q"
+            )
+        )
+    for a in sorted(set(gaps["label_align"])):
+        aligned = base.transform_filter(alt.datum.label_align == a)
+        text = {"align": a, "baseline": "middle", "fontSize": FONT_SIZE}
+        if gaps.filter(label_align=a, label_halo=True).height:
+            layers.append(
+                aligned.transform_filter(alt.datum.label_halo)
+                .mark_text(**text, **HALO)
+                .encode(x=x, y=y, text="label:N")
+            )
+        layers.append(aligned.mark_text(**text).encode(x=x, y=y, text="label:N"))
+    return layers
+
+
+def _figure_channels(
+    figures: list[str], panels: int, columns: int, size: tuple[float, float]
+) -> tuple:
     """`detectability`'s fill, stroke, dash and shape by figure."""
     # one legend, each figure's colour and shape, set in the grid's empty cell where it has one:
     # the points' fill and shape. The lines' stroke and dash (for greyscale) have none: a
@@ -129,8 +195,8 @@ def _figure_channels(figures: list[str], panels: int, columns: int) -> tuple:
     stroke, dash = stroke.legend(None), dash.legend(None)
     place = {}
     if panels % columns:  # the empty cell at the grid's end: the legend there
-        place |= {"orient": "none", "legendX": (panels % columns) * (PANEL[0] + 60) + 40}
-        place["legendY"] = (panels // columns) * (PANEL[1] + 90) + 40
+        place |= {"orient": "none", "legendX": (panels % columns) * (size[0] + 60) + 40}
+        place["legendY"] = (panels // columns) * (size[1] + 90) + 40
     fill, shape = fill.legend(**place), shape.legend(**place)
     return fill, stroke, dash, shape
 

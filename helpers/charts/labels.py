@@ -176,18 +176,11 @@ def hrules(ys: Iterable[float], xdom: Sequence[float], width: float = 1.0) -> Ma
     return Marks(segments=tuple((xdom[0], y, xdom[1], y, width) for y in _floats(ys)))
 
 
-def line(
-    xs: Iterable[float], ys: Iterable[float], width: float = 2.0, *, step: bool = False
-) -> Marks:
-    """A line through the points in the order given (`step`: Vega's step-after)."""
+def line(xs: Iterable[float], ys: Iterable[float], width: float = 2.0) -> Marks:
+    """A line through the points in the order given."""
     pts = [(x, y) for x, y in zip(_floats(xs), _floats(ys), strict=True) if None not in (x, y)]
-    segments = []
-    for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False):
-        if step:
-            segments += [(x0, y0, x1, y0, width), (x1, y0, x1, y1, width)]
-        else:
-            segments.append((x0, y0, x1, y1, width))
-    return Marks(segments=tuple(segments))
+    pairs = zip(pts, pts[1:], strict=False)
+    return Marks(segments=tuple((x0, y0, x1, y1, width) for (x0, y0), (x1, y1) in pairs))
 
 
 def leaders(frame: pl.DataFrame) -> Marks:

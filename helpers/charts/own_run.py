@@ -233,8 +233,8 @@ def run_grid(
     benchmarks) are drawn apart from the benchmarks they average: dark, with diamonds.
     `tokens_title` titles the length axis; `one_length`: the length is the run's, the same
     for every benchmark, and is drawn once, under the first panel (drawn under each, it read as
-    each benchmark's own), and under the panels in `own_lengths`, which have lengths of their
-    own (a training source's).
+    each benchmark's own), titled RUN_TOKENS, and under the panels in `own_lengths`, which
+    have lengths of their own (a training source's).
     """
     curves = _tidy_keeping_smoothed(curves)
     names = list(order) if order is not None else curves["benchmark"].unique(maintain_order=True)
@@ -268,6 +268,7 @@ def run_grid(
             lowest=i + columns >= len(names),
             has_length=has_length and (not one_length or i == first_length or name in own_lengths),
             average=name in averages,
+            run_length=one_length and i == first_length,
         )
         for i, name in enumerate(names)
     ]
@@ -301,6 +302,7 @@ class _Look(NamedTuple):
     y_by: dict[bool, alt.Y]
     band_by: dict[bool, alt.Y]
     tokens_by: dict[bool, alt.Y]
+    run_tokens: alt.Y  # the run-wide length's axis, titled so wherever it is drawn
     y_title: str
     marker: alt.OverlayMarkDef | bool
     length_marker: alt.OverlayMarkDef
@@ -317,14 +319,29 @@ class _Look(NamedTuple):
 Y_AXIS = 42
 
 
-def _every_other(steps: list[float], columns: int) -> dict:
-    """Where a panel is too narrow to label each of its ticked steps, every other label, counted
-    back from the last (Vega's own thinning keeps the first and may drop the last step)."""
-    widest = max(len(f"{s:.0f}") for s in steps) * 7 + 10  # px: digits at 11 px, and a gap
-    if panel_width(columns) / (len(steps) - 1) >= widest:
-        return {}
-    shown = " || ".join(f"datum.value == {s:.0f}" for s in steps[::-1][::2])
-    return {"labelExpr": f"({shown}) ? datum.label : ''", "labelOverlap": False}
+DIGIT, LABEL_GAP = 6.2, 6  # px: a digit of an 11 px axis label, and the least gap between two
+
+
+def _labelled(steps: list[float], columns: int) -> dict:
+    """Where a panel is too narrow to label each of its ticked steps, the labels that fit, taken
+    from the last back (Vega's own thinning keeps the first and may drop the last step): each
+    one clear of the last kept, so the first step, narrower, is often kept too. Labels are
+    centred on their ticks (not flush: a first label flush right of its tick ran into the
+    next)."""
+    px = panel_width(columns) / (steps[-1] - steps[0])
+    half = [len(f"{s:.0f}") * DIGIT / 2 for s in steps]
+    kept = [len(steps) - 1]
+    for i in range(len(steps) - 2, -1, -1):
+        if (steps[kept[-1]] - steps[i]) * px >= half[kept[-1]] + half[i] + LABEL_GAP:
+            kept.append(i)
+    if len(kept) == len(steps):
+        return {"labelFlush": False}
+    shown = " || ".join(f"datum.value == {steps[i]:.0f}" for i in kept)
+    return {
+        "labelExpr": f"({shown}) ? datum.label : ''",
+        "labelOverlap": False,
+        "labelFlush": False,
+    }
 
 
 def _grid_look(
@@ -350,7 +367,7 @@ def _grid_look(
     few = steps.unique().sort().to_list()
     # steps are whole: a few are each ticked (three tick 1, 2, 3, not 1.0, 1.5, ...)
     x = (
-        x.axis(**stated_ticks(few), format="d", **_every_other(few, columns))
+        x.axis(**stated_ticks(few), format="d", **_labelled(few, columns))
         if 1 < len(few) <= 8
         else x.axis(tickMinStep=1)
     )
@@ -369,13 +386,8 @@ def _grid_look(
             for shown in (True, False)
         },
         band_by={shown: alt.Y("lo:Q").title(y_title if shown else None) for shown in (True, False)},
-        tokens_by={
-            shown: alt.Y("tokens:Q")
-            .title(tokens_title if shown else None)
-            .scale(zero=False, nice=False, padding=7)
-            .axis(format="~s", tickCount=3, minExtent=Y_AXIS, labelFlush=6)
-            for shown in (True, False)
-        },
+        tokens_by={shown: _length_y(tokens_title if shown else None) for shown in (True, False)},
+        run_tokens=_length_y(RUN_TOKENS),
         y_title=y_title,
         marker=alt.OverlayMarkDef(filled=True, size=24, color=blue) if points else False,
         length_marker=alt.OverlayMarkDef(filled=True, size=24, color=orange),
@@ -385,6 +397,33 @@ def _grid_look(
         width=panel_width(columns),
         height=height,
     )
+
+
+RUN_TOKENS = "Run's mean tokens"  # the title of a length that is the run's, not a benchmark's
+
+
+def _length_y(title: str | None) -> alt.Y:
+    """A length panel's y axis, titled `title` (broken in two where long) or untitled."""
+    return (
+        alt.Y("tokens:Q")
+        .title(title and _two_lines(title))
+        .scale(zero=False, nice=False, padding=7)
+        .axis(format="~s", tickCount=3, minExtent=Y_AXIS, labelFlush=6)
+    )
+
+
+def _two_lines(title: str) -> str | list[str]:
+    """A length panel's axis title, broken at its middle space when longer than the panel is
+    high: a title overhanging its short panel pushed that panel down against its neighbours'.
+
+    >>> _two_lines("Tokens"), _two_lines("Run's mean tokens")
+    ('Tokens', ["Run's mean", 'tokens'])
+    """
+    if len(title) <= 8 or " " not in title:
+        return title
+    spaces = [i for i, c in enumerate(title) if c == " "]
+    cut = min(spaces, key=lambda i: abs(i - len(title) / 2))
+    return [title[:cut], title[cut + 1 :]]
 
 
 def _unit(
@@ -397,6 +436,7 @@ def _unit(
     lowest: bool,
     has_length: bool,
     average: bool = False,
+    run_length: bool = False,
 ) -> alt.LayerChart | alt.VConcatChart:
     """Panel `i` (its `rows`): accuracy, above its mean length where it has one; y titled on
     the first column, x on the lowest panel of its column; `average`: the benchmarks' mean,
@@ -411,7 +451,8 @@ def _unit(
     accuracy = _accuracy(look, rows, i, name, panel, lowest and not shows_length, first)
     if not shows_length:
         return accuracy
-    return alt.vconcat(accuracy, _length(look, i, panel, lowest, first), spacing=6)
+    y = look.run_tokens if run_length else look.tokens_by[first]
+    return alt.vconcat(accuracy, _length(look, i, panel, lowest, y), spacing=6)
 
 
 def _accuracy(
@@ -480,15 +521,15 @@ def _average(look: _Look, base: alt.Chart, i: int, first: bool) -> alt.Chart:
     )
 
 
-def _length(look: _Look, i: int, panel, x_shown: bool, first: bool) -> alt.Chart:
-    """Panel `i`'s mean response length, below its accuracy."""
+def _length(look: _Look, i: int, panel, x_shown: bool, y: alt.Y) -> alt.Chart:
+    """Panel `i`'s mean response length, below its accuracy, on the axis `y`."""
     return (
         alt.Chart()
         .transform_filter(panel & alt.expr.isValid(alt.datum.tokens))
         .mark_line(
             point=look.marker and look.length_marker, strokeWidth=1.6, color=COLOURS["token length"]
         )
-        .encode(x=look.x_by[x_shown], y=look.tokens_by[first], tooltip=look.length_tips)
+        .encode(x=look.x_by[x_shown], y=y, tooltip=look.length_tips)
         .properties(name=f"length {i}", width=look.width, height=65)
     )
 

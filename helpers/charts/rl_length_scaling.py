@@ -59,7 +59,10 @@ def dodged_note(df: pl.DataFrame) -> list[str]:
 
 
 # the lines the intervals and the frontier are drawn with, keyed in a legend of their own
-LINES = {"Wilson 95% interval": [1, 0], "Pareto frontier": [4, 3]}
+# (the legend's swatch is grey; each interval is drawn in its point's colour, as the subtitle
+# says: said in the legend, the line made the chart wider than a column)
+INTERVAL = "Wilson 95% interval"
+LINES = {INTERVAL: [1, 0], "Pareto frontier": [4, 3]}
 
 
 def _line_key(name: str, names: list[str]) -> alt.StrokeDash:
@@ -67,7 +70,12 @@ def _line_key(name: str, names: list[str]) -> alt.StrokeDash:
     return (
         alt.StrokeDash("line:N")
         .scale(domain=names, range=[LINES[n] for n in names])
-        .legend(title=None, orient="top", symbolType="stroke", symbolStrokeColor="#555555")
+        .legend(
+            title=None,
+            orient="top",
+            symbolType="stroke",
+            symbolStrokeColor="#555555",
+        )
     )
 
 
@@ -77,23 +85,24 @@ def _intervals(
     """Binomial 95% intervals as vertical rules, coloured as their points."""
     return (
         base.mark_rule(opacity=0.5, strokeWidth=2)
-        .transform_calculate(line=alt.expr.toString("Wilson 95% interval"))
+        .transform_calculate(line=alt.expr.toString(INTERVAL))
         .encode(
             x=x,
             y=alt.Y("lo:Q").scale(domain=ydom, nice=False),
             y2="hi:Q",
             color=colour,
-            strokeDash=_line_key("Wilson 95% interval", lines),
+            strokeDash=_line_key(INTERVAL, lines),
         )
         .properties(name="intervals")
     )
 
 
 def _frontier(front: pl.DataFrame, x: alt.X, y: alt.Y, lines: list[str]) -> alt.Chart:
-    """The Pareto frontier as a dashed step line."""
+    """The Pareto frontier as a dashed line joining its models in order of length (straight,
+    not in steps: a step rises at a model's length, along that model's interval bar)."""
     return (
         alt.Chart(front)
-        .mark_line(interpolate="step-after", color="#555555", strokeWidth=1.5)
+        .mark_line(color="#555555", strokeWidth=1.5)
         .transform_calculate(line=alt.expr.toString("Pareto frontier"))
         .encode(x=x, y=y, strokeDash=_line_key("Pareto frontier", lines))
         .properties(name="frontier")
@@ -130,7 +139,7 @@ def _drawn(
     if intervals is not None:
         marks += place.rules(intervals["drawn_x"], intervals["lo"], intervals["hi"])
     if frontier is not None:
-        marks += place.line(frontier["drawn_x"], frontier["accuracy"], 1.5, step=True)
+        marks += place.line(frontier["drawn_x"], frontier["accuracy"], 1.5)
     if published is not None:  # a cross's arms reach past a point's radius (size 160: 6.3 px)
         marks += place.points(published["drawn_x"], published["accuracy"], radius=8.0)
     return marks
@@ -172,7 +181,7 @@ def rl_length_scaling_panel(
 
     Where `df` has `lo`, `hi` (from `figures.rl_length_scaling.with_benchmark_intervals`) they
     are drawn as 95% intervals. `frontier` (from `figures.rl_length_scaling.frontiers`) adds the
-    Pareto frontier as a step line;
+    Pareto frontier as a dashed line;
     `published` (columns panel, model, token_length, accuracy, source) adds black crosses.
     """
     fig = data.figure("rl_length_scaling")
@@ -285,7 +294,8 @@ def rl_length_scaling(df: pl.DataFrame, **options) -> alt.HConcatChart:
             (
                 "95% intervals",
                 [
-                    "vertical bars: Wilson 95% intervals, counting each benchmark's problems",
+                    "vertical bars: Wilson 95% intervals, counting each benchmark's problems, "
+                    "each in its point's colour",
                     *dodged_note(df),
                 ],
             )
@@ -294,7 +304,8 @@ def rl_length_scaling(df: pl.DataFrame, **options) -> alt.HConcatChart:
         added.append(
             (
                 "the Pareto frontier",
-                "dashed steps: the Pareto frontier (no model is both shorter and more accurate)",
+                "dashed line: the Pareto frontier, joining the models that no model beats on both "
+                "length and accuracy",
             )
         )
     if options.get("published") is not None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import altair as alt
 import polars as pl
 
@@ -249,7 +251,8 @@ def _gain_labels(arrows: pl.DataFrame, xdom) -> list[alt.Chart]:
 def _legend(df: pl.DataFrame) -> alt.LayerChart:
     """The legend as described: the four entries that have no plotted point, their swatches
     hollow (rings in the described colours) so that none reads as the key of a filled point
-    of the same colour; and what the figure leaves unexplained, its dagger."""
+    of the same colour, and a ring whose colour points also have says so; and what the figure
+    leaves unexplained, its dagger."""
     legend_rows = (
         df.filter(pl.col("kind") == "legend only")
         .with_row_index("row")
@@ -273,12 +276,26 @@ def _legend(df: pl.DataFrame) -> alt.LayerChart:
             subtitle=[
                 "entries with no point",
                 "in the figure (rings)",
+                *_colours_shared(df),
                 "†: a mark the figure",
                 "does not explain",
             ],
             fontSize=12,
         ),
     )
+
+
+def _colours_shared(df: pl.DataFrame) -> list[str]:
+    """The legend's lines naming a ring whose colour the figure also gives plotted points (a
+    reader would take the ring to name them), wrapped to the legend's width."""
+    drawn = df.filter(pl.col("kind") == "point")
+    lines = []
+    for colour in df.filter(pl.col("kind") == "legend only")["colour"]:
+        n = drawn.filter(pl.col("colour") == colour).height
+        if n:
+            said = f"({colour} is also the colour of {n} points, each named by its label)"
+            lines += textwrap.wrap(said, 24)
+    return lines
 
 
 PLOT = (560, 380)  # px: the plot's width and height on a screen

@@ -37,6 +37,16 @@ FIGURES = {
     "003": "ReasonFlux-PRM: data scaling",
     "004": "MEL vs GRPO",
 }
+# each comparison as its point's label says it, short (the colour and the legend name the figure)
+SHORT = {
+    "long2short: k1.5-long vs k1.5-short w/ rl": "long vs short w/ rl",
+    "end of training vs its start": "end vs start",
+    "Qwen1.5-32B-Step-DPO vs Qwen1.5-32B-SFT": "32B Step-DPO vs SFT",
+    "Qwen2-72B-Step-DPO vs Qwen2-72B-Instruct": "72B Step-DPO vs Instruct",
+    "ReasonFlux-PRM-7B vs Qwen2.5-Math-PRM-72B": "vs Qwen2.5-Math-PRM-72B",
+    "ReasonFlux-PRM-7B vs Skywork-PRM-7B": "vs Skywork-PRM-7B",
+    "MEL vs GRPO at step 140": "MEL vs GRPO",
+}
 # one benchmark spelled two ways by the descriptions (000 and 001 say AIME2024, 004 AIME24):
 # one panel, both spellings in its name
 SPELLINGS = {"AIME2024": "AIME2024 / AIME24", "AIME24": "AIME2024 / AIME24"}
@@ -77,7 +87,8 @@ def gaps(alpha: float = 0.05, power: float = 0.8) -> pl.DataFrame:
         (the baseline) and accuracy_b (the method) as fractions, difference (b - a),
         minimum_detectable_difference and power (both at the two accuracies' mean), detectable
         (the difference, either way, at least that minimum), figure (the legend's name for
-        the document) and panel (the benchmark, its spellings joined, and its size).
+        the document), panel (the benchmark, its spellings joined, and its size) and label
+        (the comparison in short, with its signed difference in points).
 
     Examples
     --------
@@ -107,6 +118,11 @@ def gaps(alpha: float = 0.05, power: float = 0.8) -> pl.DataFrame:
     return pl.DataFrame(rows).with_columns(
         detectable=pl.col("difference").abs() >= pl.col("minimum_detectable_difference"),
         figure=pl.col("document").replace_strict(FIGURES),
+        label=pl.format(
+            "{} ({})",
+            pl.col("comparison").replace_strict(SHORT),
+            (pl.col("difference") * 100).map_elements(lambda d: f"{d:+g}", return_dtype=pl.String),
+        ),
         panel=pl.format(
             "{} ({} problems)",
             pl.col("benchmark").replace(SPELLINGS),
@@ -117,11 +133,12 @@ def gaps(alpha: float = 0.05, power: float = 0.8) -> pl.DataFrame:
 
 def power_curves(table: pl.DataFrame) -> pl.DataFrame:
     """Power against difference for each row of `gaps()`, at that row's size and accuracy:
-    every quarter point up to 5 points (where 5,000 problems' curve rises), every point up to
-    40 beyond. Each curve of a panel ends where the panel's axis does: where its last curve
-    has stayed at 99.9% for a while (a quarter past where it got there) or past its figures'
-    differences, whichever is further: a panel's axis spans what its curves do, not 40 points
-    of a flat line, and no curve stops short of it.
+    every quarter point up to 6 points (where 500 and 5,000 problems' curves rise steepest),
+    every half point up to 12 and every point up to 40 beyond. Each curve of a panel ends
+    where the panel's axis does: where its last curve has stayed at 99.9% for a while (a
+    quarter past where it got there) or past its figures' differences, whichever is further:
+    a panel's axis spans what its curves do, not 40 points of a flat line, and no curve stops
+    short of it.
 
     Parameters
     ----------
@@ -133,15 +150,16 @@ def power_curves(table: pl.DataFrame) -> pl.DataFrame:
     -------
     polars.DataFrame
         Columns document, figure, panel, benchmark, problems, comparison, difference (a
-        fraction) and power (unpaired, at 5%), up to 56 rows per row of `table`.
+        fraction) and power (unpaired, at 5%), up to 65 rows per row of `table`.
 
     Examples
     --------
     >>> curves = power_curves(gaps().head(1))  # 000 on MATH500: 500 problems, accuracy 0.945
     >>> curves.height, round(curves.filter(difference=0.05)["power"].item(), 3)
-    (26, 0.934)
+    (31, 0.934)
     """
-    grid = [i / 400 for i in range(20)] + [i / 100 for i in range(5, 41)]
+    grid = [i / 400 for i in range(24)] + [i / 200 for i in range(12, 24)]
+    grid += [i / 100 for i in range(12, 41)]
     powers, reach = [], {}
     for r in table.iter_rows(named=True):
         near = (r["accuracy_a"] + r["accuracy_b"]) / 2

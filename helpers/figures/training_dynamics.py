@@ -157,6 +157,32 @@ def against_published_axes(td: pl.DataFrame, aliases: dict[str, str]) -> pl.Data
     )
 
 
+# the marks `flagged_names` adds to a panel's title, and the subtitle line that says what they mean
+BEYOND, ABSENT = "†", "‡"
+FLAGS_SAID = (
+    f"{BEYOND} read beyond the paper's own axis, so it cannot be right as read; "
+    f"{ABSENT} no such panel in the paper's figure"
+)
+
+
+def flagged_names(axes: pl.DataFrame) -> dict[str, str]:
+    """Each benchmark's panel title, in panel order, marked where its reading cannot be taken
+    as read (from `against_published_axes`): BEYOND past the paper's own axis, ABSENT where
+    the paper has no such panel. FLAGS_SAID says so in words.
+
+    >>> import helpers
+    >>> names = {"Total@temp_1.0": "total@temp_1.0", "KACYAN": "KAOYAN"}
+    >>> axes = against_published_axes(helpers.load("training_dynamics"), names)
+    >>> [t for t in flagged_names(axes).values() if t[-1] in (BEYOND, ABSENT)]
+    ['Total@temp_1.0 †', 'AIME2024 †', 'BZ2024 ‡', 'Chemistry †', 'Physics †']
+    """
+    return {
+        r["benchmark"]: r["benchmark"]
+        + (f" {ABSENT}" if not r["in_paper"] else f" {BEYOND}" if r["beyond_axis"] else "")
+        for r in axes.sort("position").iter_rows(named=True)
+    }
+
+
 def implied_slopes(td: pl.DataFrame) -> pl.DataFrame:
     """Accuracy gained per token from a description's start and end readings, beside the
     trend slope the paper prints for the same benchmark (Figure 6 legend).

@@ -520,7 +520,6 @@ def _scores_chart(runs, files, benchmarks, columns, title, named) -> tuple[objec
         x_title="Step",
         columns=columns,
         y_title="Training score" if training else "Score" if mapped else "Accuracy",
-        tokens_title="Run's mean tokens" if run_wide and not trained else "Mean tokens",
         one_length=run_wide,
         own_lengths=[b for b in order or () if b.endswith(score_logs.TRAINING)] if run_wide else (),
     )

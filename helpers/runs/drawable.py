@@ -65,6 +65,9 @@ class Fitted:
     notes: list[str] = field(default_factory=list)
 
 
+NAMED_LEFT = 10  # the panels left out that a subtitle names (a log may have hundreds)
+
+
 def panels(
     frame: pl.DataFrame,
     column: str,
@@ -86,6 +89,10 @@ def panels(
     note = f"{room} of {len(rest):,} {what} drawn (the first {room} in the log)"
     if summary in names:
         note += f", and {summary}"
+    left = rest[room:]
+    note += "; not drawn: " + ", ".join(left[:NAMED_LEFT])
+    if len(left) > NAMED_LEFT:
+        note += f" and {len(left) - NAMED_LEFT:,} more"
     return Fitted(frame.filter(pl.col(column).cast(pl.String).is_in(kept)), kept, [note])
 
 
