@@ -115,7 +115,7 @@ def test_length_scaling_options_add_frontier_intervals_and_published_layers():
     )
     aime = _named(spec["hconcat"][1])
     # the published crosses are drawn over the points they sit on (under them, most were hidden)
-    assert list(aime)[:4] == ["intervals", "frontier", "points", "published"]
+    assert list(aime)[:5] == ["intervals", "frontier", "frontier_rings", "points", "published"]
     assert spec["title"]["text"].endswith(
         ", with 95% intervals, the Pareto frontier and the published values"
     )
@@ -777,7 +777,8 @@ def _(spec):
     # each point labelled (a reader of the PNG cannot hover): what it compares, signed
     for r in points:
         assert r["label"].startswith(detectability.SHORT[r["comparison"]])
-        assert r["label"].endswith(f"({r['shown_points']:+g})") and r["label_x"] is not None
+        signed = f"{r['shown_points']:+g}".replace("-", "\u2212")  # a true minus
+        assert r["label"].endswith(f"({signed})") and r["label_x"] is not None
     texts = [x for x in spec["spec"]["layer"] if x["mark"]["type"] == "text"]
     assert texts and all(x["encoding"]["text"]["field"] == "label" for x in texts)
 

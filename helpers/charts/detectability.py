@@ -3,6 +3,8 @@ with the differences the five figures show marked on their curves."""
 
 from __future__ import annotations
 
+import math
+
 import altair as alt
 import polars as pl
 
@@ -126,10 +128,23 @@ def _labelled(size: tuple[float, float], rows: pl.DataFrame) -> pl.DataFrame:
     for sub in rows.partition_by("panel", maintain_order=True):
         curves, gaps = sub.filter(layer="curve"), sub.filter(layer="gap")
         xdom = [0.0, float(curves["difference"].max())]
-        avoid = place.hrules([0.8], xdom) + place.points(gaps["difference"], gaps["power"])
-        for curve in curves.partition_by("comparison", maintain_order=True):
-            avoid += place.line(curve["difference"], curve["power"], 1.5)
+        # the 80% rule, and the axes (their lines and labels, 20 px below and 45 px left of the
+        # plot: a label set on the x axis read as struck through)
+        axis = place.Marks(
+            boxes=(
+                (xdom[0], 0.0, xdom[1], 0.0, 0, 0, 0, 20),
+                (xdom[0], 0.0, xdom[0], 1.0, 45, 0, 0, 0),
+            )
+        )
+        avoid = place.hrules([0.8], xdom) + axis + place.points(gaps["difference"], gaps["power"])
         xaxis, yaxis = Axis(xdom, size[0]), Axis([0.0, 1.0], size[1], flip=True)
+        for curve in curves.partition_by("comparison", maintain_order=True):
+            pixels = [
+                (xaxis.to_px(x), yaxis.to_px(y))
+                for x, y in zip(curve["difference"], curve["power"], strict=True)
+            ]
+            kept = curve[_simplified(pixels, 0, len(pixels) - 1)]
+            avoid += place.line(kept["difference"], kept["power"], 1.5)
         placed += [
             curves,
             with_label_positions(gaps, "difference", "power", "label", xaxis, yaxis, avoid=avoid),
@@ -143,6 +158,23 @@ def _without_nulls(rows: pl.DataFrame) -> alt.InlineData:
     return alt.InlineData(
         values=[{k: v for k, v in r.items() if v is not None} for r in rows.iter_rows(named=True)]
     )
+
+
+def _simplified(pixels: list[tuple[float, float]], first: int, last: int) -> list[int]:
+    """The points of a curve (in pixels) that keep it within half a pixel of itself
+    (Douglas-Peucker): a leader is tested against every segment of every curve, and the
+    curves' flat stretches held most of them."""
+    (x0, y0), (x1, y1) = pixels[first], pixels[last]
+    length = math.hypot(x1 - x0, y1 - y0) or 1.0
+    far, at = 0.0, None
+    for i in range(first + 1, last):
+        px, py = pixels[i]
+        off = abs((x1 - x0) * (y0 - py) - (x0 - px) * (y1 - y0)) / length
+        if off > far:
+            far, at = off, i
+    if at is None or far <= 0.5:
+        return [first, last]
+    return _simplified(pixels, first, at)[:-1] + _simplified(pixels, at, last)
 
 
 def _label_layers(rows: pl.DataFrame) -> list[alt.Chart]:

@@ -307,11 +307,53 @@ def _cross(a: Segment, b: Segment) -> int:
         or min(a[1], a[3]) > max(b[1], b[3]) + pad
     ):
         return 0
+    if _apart(a, b) >= pad:  # no point of `a` near `b`, so no pixel of it either
+        return 0
     steps = max(1, int(math.hypot(a[2] - a[0], a[3] - a[1])))
-    return sum(
-        _to_segment(a[0] + (a[2] - a[0]) * i / steps, a[1] + (a[3] - a[1]) * i / steps, b) < pad
-        for i in range(steps + 1)
+
+    def gap(i: int) -> float:  # the distance from `a`'s i-th pixel to `b`
+        return _to_segment(a[0] + (a[2] - a[0]) * i / steps, a[1] + (a[3] - a[1]) * i / steps, b)
+
+    # the distance to a segment is convex along a line, so the pixels within `pad` of `b` are
+    # one run around the nearest: found by halving (a leader is tested against every mark of
+    # a plot hundreds of times; looking at each of its pixels took minutes on 008's curves)
+    nearest = _first(0, steps, lambda i: gap(i + 1) >= gap(i))
+    if gap(nearest) >= pad:
+        return 0
+    first = _first(0, nearest, lambda i: gap(i) < pad)
+    last = _first(nearest, steps + 1, lambda i: gap(i) >= pad) - 1
+    return last - first + 1
+
+
+def _apart(a: Segment, b: Segment) -> float:
+    """The least distance between two segments: 0 where they cross, else the least from an
+    end of one to the other."""
+    (ax, ay, bx, by), (cx, cy, dx, dy) = a[:4], b[:4]
+
+    def side(px, py, qx, qy, rx, ry):  # which side of p-q the point r is on
+        return (qx - px) * (ry - py) - (qy - py) * (rx - px)
+
+    if (side(ax, ay, bx, by, cx, cy) > 0) != (side(ax, ay, bx, by, dx, dy) > 0) and (
+        side(cx, cy, dx, dy, ax, ay) > 0
+    ) != (side(cx, cy, dx, dy, bx, by) > 0):
+        return 0.0
+    return min(
+        _to_segment(ax, ay, b),
+        _to_segment(bx, by, b),
+        _to_segment(cx, cy, a),
+        _to_segment(dx, dy, a),
     )
+
+
+def _first(lo: int, hi: int, test) -> int:
+    """The least i in [lo, hi) for which `test(i)` holds (`test` false, then true), else hi."""
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if test(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
 
 
 @dataclass
@@ -325,6 +367,7 @@ class _Plot:
     width: float
     height: float
     placed: list[Box] = field(default_factory=list)
+    leaders: list[Segment] = field(default_factory=list)  # of the labels placed so far
 
     def cost(
         self, x: float, y: float, box: Box, leader: Segment | None, bound: float = math.inf
@@ -361,6 +404,9 @@ class _Plot:
             cost += sum(_LEADER_CROSSES + 4 * n for n in near)
         crossed = [c for seg in self.segments if (c := _crossing(box, seg))]
         cost += sum(_ON_LINE + c for c in crossed)
+        # a label over another's leader hides it under its halo: the leader then seemed to
+        # start at this label, naming the wrong point
+        cost += sum(_ON_LABEL for seg in self.leaders if _crossing(box, seg))
         outside = max(0, -box[0]) + max(0, box[2] - self.width) + max(0, -box[1])
         return cost + outside * LINE_H * 2 + max(0, box[3] - self.height) * 40, bool(crossed)
 
@@ -404,7 +450,66 @@ def layout(
         if sum(again_costs) >= sum(costs):
             break
         spots, costs = again, again_costs
+    # a label still on another (or on its leader): the spots it could take alone, cheapest
+    # first, each tried with the other labels placed after it (two labels crowded together
+    # each took the spot that left the other none)
+    for i in [i for i in order if costs[i] >= _ON_LABEL]:
+        alone = _Plot(*_plot_marks(xs, ys, marks), width, height)
+        rest = [j for j in order if j != i]
+        for spot in _options(alone, xs[i], ys[i], texts[i], bold, LOOKAHEAD):
+            again, again_costs = _greedy(
+                xs, ys, texts, width, height, marks, bold, [i, *rest], fixed={i: spot}
+            )
+            if sum(again_costs) < sum(costs):
+                spots, costs = again, again_costs
     return spots
+
+
+LOOKAHEAD = 12  # spots tried for a label left on another, each with the rest placed after it
+
+
+def _plot_marks(xs: Sequence[float], ys: Sequence[float], marks: Drawn) -> tuple:
+    """A `_Plot`'s marks: every labelled point's box and centre besides the plot's marks."""
+    points = [
+        (x - POINT_R, y - POINT_R, x + POINT_R, y + POINT_R) for x, y in zip(xs, ys, strict=True)
+    ]
+    return (
+        points + list(marks.boxes),
+        list(marks.segments),
+        list(zip(xs, ys, strict=True)) + list(marks.centres),
+    )
+
+
+def _priced(plot: _Plot, x: float, y: float, text: str, bold: bool) -> list[tuple[float, Spot]]:
+    """The spots for the label of the point at (x, y) with what they cost on `plot`: beside the
+    point, then further out with a leader (each spot's rank in the preferences counted; not
+    the search over the whole plot, which `_greedy` makes where these are all taken)."""
+    priced = []
+    for rank, (dx, dy, align) in enumerate(_CANDIDATES):
+        cost, halo = plot.cost(x, y, _box(x, y, dx, dy, align, text, bold), None)
+        priced.append((cost + rank * 0.5, Spot(dx, dy, align, halo)))
+    far = [(dx, dy, align, rank * 0.5) for rank, (dx, dy, align) in enumerate(_FAR)]
+    for dx, dy, align, extra in far:
+        box = _box(x, y, dx, dy, align, text, bold)
+        leader = _leader(box, x, y)
+        if leader is not None:
+            cost, halo = plot.cost(x, y, box, leader)
+            ends = (leader[0] - x, leader[1] - y, leader[2] - x, leader[3] - y)
+            priced.append((cost + extra, Spot(dx, dy, align, halo, ends)))
+    return priced
+
+
+def _options(plot: _Plot, x: float, y: float, text: str, bold: bool, k: int) -> list[Spot]:
+    """The `k` cheapest spots for a label on `plot`, each clear of the ones before it (spots a
+    few pixels apart leave the other labels the same room)."""
+    chosen: list[Spot] = []
+    for _, spot in sorted(_priced(plot, x, y, text, bold), key=lambda p: p[0]):
+        box = _box(x, y, spot.dx, spot.dy, spot.align, text, bold)
+        if all(not _overlap(box, _box(x, y, s.dx, s.dy, s.align, text, bold)) for s in chosen):
+            chosen.append(spot)
+        if len(chosen) == k:
+            break
+    return chosen
 
 
 def _greedy(
@@ -416,21 +521,25 @@ def _greedy(
     marks: Drawn,
     bold: bool,
     order: list[int],
+    fixed: dict[int, Spot] | None = None,
 ) -> tuple[list[Spot], list[float]]:
     """`layout`'s placement with the labels taken in `order`: each label's spot and what it
-    cost (a leader crossing a label placed before it counts in the later label's cost)."""
-    plot = _Plot(
-        [(x - POINT_R, y - POINT_R, x + POINT_R, y + POINT_R) for x, y in zip(xs, ys, strict=False)]
-        + list(marks.boxes),
-        list(marks.segments),
-        list(zip(xs, ys, strict=True)) + list(marks.centres),
-        width,
-        height,
-    )
+    cost (a leader crossing a label placed before it counts in the later label's cost); a
+    label in `fixed` takes the spot given there."""
+    plot = _Plot(*_plot_marks(xs, ys, marks), width, height)
     spots: list[Spot | None] = [None] * len(texts)
     costs = [0.0] * len(texts)
     for i in order:
         x, y, text = xs[i], ys[i], texts[i]
+        if fixed and i in fixed:
+            best = fixed[i]
+            box = _box(x, y, best.dx, best.dy, best.align, text, bold)
+            ends = best.leader
+            leader = None if ends is None else (x + ends[0], y + ends[1], x + ends[2], y + ends[3])
+            best_cost = plot.cost(x, y, box, leader and (*leader, LEADER["strokeWidth"]))[0]
+            _place(plot, x, y, box, best)
+            spots[i], costs[i] = best, best_cost
+            continue
         best, best_cost = None, math.inf
         for rank, (dx, dy, align) in enumerate(_CANDIDATES):
             cost, halo = plot.cost(x, y, _box(x, y, dx, dy, align, text, bold), None)
@@ -454,12 +563,18 @@ def _greedy(
                 best = best._replace(
                     leader=(leader[0] - x, leader[1] - y, leader[2] - x, leader[3] - y)
                 )
-        plot.placed.append(box)
-        if best.leader is not None:
-            sx, sy, ex, ey = best.leader
-            plot.segments.append((x + sx, y + sy, x + ex, y + ey, LEADER["strokeWidth"]))
+        _place(plot, x, y, box, best)
         spots[i], costs[i] = best, best_cost
     return spots, costs
+
+
+def _place(plot: _Plot, x: float, y: float, box: Box, spot: Spot) -> None:
+    """A label placed on `plot`: its box, and its leader where it has one."""
+    plot.placed.append(box)
+    if spot.leader is not None:
+        sx, sy, ex, ey = spot.leader
+        plot.segments.append((x + sx, y + sy, x + ex, y + ey, LEADER["strokeWidth"]))
+        plot.leaders.append(plot.segments[-1])
 
 
 def with_label_positions(

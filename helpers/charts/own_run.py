@@ -257,16 +257,23 @@ def run_grid(
         points=points,
         height=180 if len(names) == 1 else 110,  # one panel: room for its band to be read
     )
-    has_length = data["tokens"].is_not_null().any()
+    rows = [data.filter(pl.col("panel") == i) for i in range(len(names))]
+    lengths = [  # the panels drawn with a length below them
+        r["tokens"].is_not_null().any()
+        and (not one_length or i == first_length or name in own_lengths)
+        for i, (name, r) in enumerate(zip(names, rows, strict=True))
+    ]
     units = [
         _unit(
             look,
-            data.filter(pl.col("panel") == i),
+            rows[i],
             i,
             name,
             first=i % columns == 0,
             lowest=i + columns >= len(names),
-            has_length=has_length and (not one_length or i == first_length or name in own_lengths),
+            has_length=lengths[i],
+            # a length's axis is titled where no length left of it in its row is
+            length_titled=not any(lengths[i - i % columns : i]),
             average=name in averages,
             run_length=one_length and i == first_length,
         )
@@ -382,7 +389,7 @@ def _grid_look(
             # padded, so no end label sticks out past the plot (lifting its panel's title);
             # a tick within 6 px of the plot's edge has its label pulled inside it (flush)
             .scale(zero=not banded, nice=False, padding=7)
-            .axis(format=acc_format, tickCount=4, minExtent=Y_AXIS, labelFlush=6)
+            .axis(format=acc_format, tickCount=4, minExtent=Y_AXIS, labelFlush=False, labelBound=1)
             for shown in (True, False)
         },
         band_by={shown: alt.Y("lo:Q").title(y_title if shown else None) for shown in (True, False)},
@@ -408,7 +415,7 @@ def _length_y(title: str | None) -> alt.Y:
         alt.Y("tokens:Q")
         .title(title and _two_lines(title))
         .scale(zero=False, nice=False, padding=7)
-        .axis(format="~s", tickCount=3, minExtent=Y_AXIS, labelFlush=6)
+        .axis(format="~s", tickCount=3, minExtent=Y_AXIS, labelFlush=False, labelBound=1)
     )
 
 
@@ -435,23 +442,23 @@ def _unit(
     first: bool,
     lowest: bool,
     has_length: bool,
+    length_titled: bool = True,
     average: bool = False,
     run_length: bool = False,
 ) -> alt.LayerChart | alt.VConcatChart:
-    """Panel `i` (its `rows`): accuracy, above its mean length where it has one; y titled on
-    the first column, x on the lowest panel of its column; `average`: the benchmarks' mean,
-    drawn dark."""
-    shows_length = has_length and rows["tokens"].is_not_null().any()
+    """Panel `i` (its `rows`): accuracy, above its mean length where it `has_length`; y titled
+    on the first column (a length where `length_titled`), x on the lowest panel of its column;
+    `average`: the benchmarks' mean, drawn dark."""
     panel = alt.datum.panel == i
     if average:
         marker = look.marker and alt.OverlayMarkDef(
             filled=True, size=30, color=AVERAGE, shape="diamond"
         )
         look = look._replace(colour=AVERAGE, marker=marker)
-    accuracy = _accuracy(look, rows, i, name, panel, lowest and not shows_length, first)
-    if not shows_length:
+    accuracy = _accuracy(look, rows, i, name, panel, lowest and not has_length, first)
+    if not has_length:
         return accuracy
-    y = look.run_tokens if run_length else look.tokens_by[first]
+    y = look.run_tokens if run_length else look.tokens_by[length_titled]
     return alt.vconcat(accuracy, _length(look, i, panel, lowest, y), spacing=6)
 
 

@@ -97,16 +97,28 @@ def _intervals(
     )
 
 
-def _frontier(front: pl.DataFrame, x: alt.X, y: alt.Y, lines: list[str]) -> alt.Chart:
+RING = 170  # a frontier model's ring (area in px², about 7.4 px in radius)
+
+
+def _frontier(front: pl.DataFrame, x: alt.X, y: alt.Y, lines: list[str]) -> list[alt.Chart]:
     """The Pareto frontier as a dashed line joining its models in order of length (straight,
-    not in steps: a step rises at a model's length, along that model's interval bar)."""
-    return (
+    not in steps: a step rises at a model's length, along that model's interval bar), and a
+    ring round each of its models: a line passing over a model off the frontier (two read at
+    one length, set apart) read as running through it."""
+    line = (
         alt.Chart(front)
         .mark_line(color="#555555", strokeWidth=1.5)
         .transform_calculate(line=alt.expr.toString("Pareto frontier"))
         .encode(x=x, y=y, strokeDash=_line_key("Pareto frontier", lines))
         .properties(name="frontier")
     )
+    rings = (
+        alt.Chart(front)
+        .mark_point(size=RING, filled=False, color="#333333", strokeWidth=1.2, opacity=1)
+        .encode(x=x, y=y)
+        .properties(name="frontier_rings")
+    )
+    return [line, rings]
 
 
 def _published(pub: pl.DataFrame, x: alt.X, y: alt.Y) -> alt.Chart:
@@ -140,6 +152,7 @@ def _drawn(
         marks += place.rules(intervals["drawn_x"], intervals["lo"], intervals["hi"])
     if frontier is not None:
         marks += place.line(frontier["drawn_x"], frontier["accuracy"], 1.5)
+        marks += place.points(frontier["drawn_x"], frontier["accuracy"], radius=8.0)
     if published is not None:  # a cross's arms reach past a point's radius (size 160: 6.3 px)
         marks += place.points(published["drawn_x"], published["accuracy"], radius=8.0)
     return marks
@@ -249,7 +262,7 @@ def rl_length_scaling_panel(
     if intervals:
         layers.append(_intervals(base, x, ydom, colour, lines))
     if frontier is not None:
-        layers.append(_frontier(frontier, x, y, lines))
+        layers += _frontier(frontier, x, y, lines)
     layers.append(points)
     if published is not None:  # on top of the points they sit on, or they are hidden
         layers.append(_published(published, x, y))
@@ -304,8 +317,8 @@ def rl_length_scaling(df: pl.DataFrame, **options) -> alt.HConcatChart:
         added.append(
             (
                 "the Pareto frontier",
-                "dashed line: the Pareto frontier, joining the models that no model beats on both "
-                "length and accuracy",
+                "dashed line: the Pareto frontier, through the ringed models: those no other model "
+                "matches on both length and accuracy and beats on one",
             )
         )
     if options.get("published") is not None:

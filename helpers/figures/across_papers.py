@@ -114,8 +114,16 @@ def across_papers() -> pl.DataFrame:
         group=pl.col("benchmark").replace_strict(BENCHMARK_GROUPS),
         document=pl.format("published {}", pl.col("document")),
         origin=pl.lit("published"),
-        # the table or section only: the chart names the paper, the tooltip the whole source
-        label=pl.format("{} ({})", pl.col("model"), pl.col("source").str.replace(r" \(.*$", "")),
+        # the table or section only: the chart names the paper, the tooltip the whole source;
+        # and the metric, where it is not plain accuracy (a table of several: MEL's Table 1)
+        label=pl.format(
+            "{} ({}{})",
+            pl.col("model"),
+            pl.col("source").str.replace(r" \(.*$", ""),
+            pl.when(pl.col("metric") == "accuracy")
+            .then(pl.lit(""))
+            .otherwise(pl.format(", {}", pl.col("metric"))),
+        ),
         value=pl.col("value"),
         series=pl.col("model"),
         x=pl.lit(None, pl.Float64),

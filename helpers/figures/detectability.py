@@ -121,7 +121,10 @@ def gaps(alpha: float = 0.05, power: float = 0.8) -> pl.DataFrame:
         label=pl.format(
             "{} ({})",
             pl.col("comparison").replace_strict(SHORT),
-            (pl.col("difference") * 100).map_elements(lambda d: f"{d:+g}", return_dtype=pl.String),
+            # a true minus, as the other figures print a loss
+            (pl.col("difference") * 100).map_elements(
+                lambda d: f"{d:+g}".replace("-", "\u2212"), return_dtype=pl.String
+            ),
         ),
         panel=pl.format(
             "{} ({} problems)",
