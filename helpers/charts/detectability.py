@@ -12,7 +12,7 @@ from helpers.charts import labels as place
 from helpers.charts._common import plot_size, redrawable
 from helpers.charts._tooltips import tip
 from helpers.charts.labels import HALO, LEADER, Axis, with_label_positions
-from helpers.charts.text_metrics import FONT_SIZE, wrapped
+from helpers.charts.text_metrics import FONT_SIZE, text_width, wrapped
 from helpers.render.theme import FIGURE_COLOURS, RUN_COLOURS, RUN_DASHES, RUN_SHAPES
 
 SUBTITLE = [
@@ -313,6 +313,8 @@ def power_against_difference(
         .properties(name="power asked")
     )
     width, height = (260, 170) if by_panel else (360, 220)
+    if by_panel:  # as wide as its panel's name: a wider name moved the plot off its y axis
+        width = max(width, math.ceil(max(text_width(s, 12) for s in series)) + 8)
     facet = alt.Facet("panel:N").title(None).header(labels=by_panel)
     across = min(columns, len(series)) if by_panel else 1
     subtitle = wrapped(subtitle, max(440, across * (width + 60)))
