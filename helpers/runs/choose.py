@@ -98,13 +98,14 @@ WIDEST_BAND = 0.5
 
 
 def auto_weight(values: int) -> float:
-    """The EMA weight of a curve of `values` points: a window of a twentieth of them, and at
-    least TensorBoard's default weight.
+    """The EMA weight of a curve of `values` points: a window of a twentieth of them, at
+    least TensorBoard's default weight and at most 0.99 (from about 8,000 values the rounding
+    reached 1, a weight that never moves and that `stats.ema` refuses).
 
-    >>> auto_weight(50), auto_weight(300)
-    (0.6, 0.88)
+    >>> auto_weight(50), auto_weight(300), auto_weight(10_000)
+    (0.6, 0.88, 0.99)
     """
-    return round(max(0.6, 1 - 2 / (values / 20 + 1)), 2)
+    return min(0.99, round(max(0.6, 1 - 2 / (values / 20 + 1)), 2))
 
 
 def smoothed(curves: pl.DataFrame, weight: float) -> pl.DataFrame:
