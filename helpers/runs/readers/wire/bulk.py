@@ -82,3 +82,56 @@ def gather(u8: np.ndarray, starts: np.ndarray, sizes: np.ndarray, to: np.ndarray
     before = np.cumsum(sizes) - sizes
     ramp = np.arange(total, dtype=np.int64)
     out[np.repeat(to - before, sizes) + ramp] = u8[np.repeat(starts - before, sizes) + ramp]
+
+
+class Crcs:
+    """CRCs of many equal-length byte strings at once, from tables the CRC function itself
+    fills (`crc`: crc32c's or zlib's, called as crc(data)). A CRC is affine in its input's
+    bits: crc(x) = crc(zeros) ^ (the XOR over x's bytes of what each byte adds where it
+    stands), and what byte value b adds depends only on how many bytes follow it: the tables
+    hold that, for b's eight bits, and records of one length are checked a byte position at a
+    time over all of them."""
+
+    def __init__(self, crc) -> None:
+        self.crc = crc
+        self.tables = np.zeros((0, 256), dtype=np.uint32)
+        self.zeros: dict[int, int] = {}
+        self.pairs: dict[int, np.ndarray] = {}
+
+    def _grow(self, size: int) -> None:
+        """Tables for bytes followed by up to `size` - 1 others."""
+        have = len(self.tables)
+        if size <= have:
+            return
+        crc, bits = self.crc, []
+        for after in range(have, size):
+            base = crc(bytes(after + 1))
+            bits.append([crc(bytes([1 << k]) + bytes(after)) ^ base for k in range(8)])
+        basis = np.array(bits, dtype=np.uint32)  # (positions, 8 bits)
+        value = np.arange(256)
+        table = np.zeros((len(bits), 256), dtype=np.uint32)
+        for k in range(8):
+            table ^= np.where((value >> k) & 1, basis[:, k : k + 1], np.uint32(0))
+        self.tables = np.concatenate([self.tables, table])
+
+    def _pair(self, after: int) -> np.ndarray:
+        """What two bytes read as one little-endian uint16 add, followed by `after` others."""
+        table = self.pairs.get(after)
+        if table is None:
+            high, low = self.tables[after], self.tables[after + 1]
+            table = self.pairs[after] = np.bitwise_xor.outer(high, low).reshape(-1)
+        return table
+
+    def of(self, u8: np.ndarray, starts: np.ndarray, size: int) -> np.ndarray:
+        """The CRC of each `size` bytes at `starts` (uint32), two bytes a step."""
+        self._grow(size)
+        if size not in self.zeros:
+            self.zeros[size] = self.crc(bytes(size))
+        out = np.full(len(starts), self.zeros[size], dtype=np.uint32)
+        first = size % 2
+        if first:
+            out ^= self.tables[size - 1][u8[starts]]
+        pairs = np.ndarray((len(u8) - 1,), dtype="<u2", buffer=u8, strides=(1,))
+        for j in range(first, size, 2):
+            out ^= self._pair(size - 2 - j)[pairs[starts + j]]
+        return out
