@@ -153,10 +153,17 @@ def _without_wide_bands(curves: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
 
 
 def _grid(curves: pl.DataFrame, order, subtitle: str | list[str], **options):
-    """The training grid of `curves`, fitted to what it can show (panels, points per line),
-    with the subtitle saying what was left out; smoothed first where `fitting` was asked to
-    (every logged point counts in the average, before any is thinned out)."""
+    """The training grid of `curves` (`_fitted_grid`), fitted when the chart is drawn: a
+    `.csv` output never smooths, thins or lays out panels (a million-row log spent seconds
+    there). The smoothing asked of `fitting` is read now, while it is set."""
     weight = _SMOOTH.get()
+    return lambda: _fitted_grid(curves, order, subtitle, weight, **options)()
+
+
+def _fitted_grid(curves: pl.DataFrame, order, subtitle: str | list[str], weight, **options):
+    """The training grid of `curves`, fitted to what it can show (panels, points per line),
+    with the subtitle saying what was left out; smoothed first with `weight` (None: by the
+    curves' length; every logged point counts in the average, before any is thinned out)."""
     longest = _longest_curve(curves)
     if weight is None and longest >= AUTO_SMOOTH_FROM:
         weight = auto_weight(longest)
