@@ -152,12 +152,18 @@ def _without_wide_bands(curves: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
     return curves.with_columns(cleared), wide
 
 
-def _grid(curves: pl.DataFrame, order, subtitle: str | list[str], **options):
-    """The training grid of `curves` (`_fitted_grid`), fitted when the chart is drawn: a
-    `.csv` output never smooths, thins or lays out panels (a million-row log spent seconds
-    there). The smoothing asked of `fitting` is read now, while it is set."""
+def _grid(curves, order, subtitle: str | list[str], **options):
+    """The training grid of `curves` (a frame, or what makes it), fitted when the chart is
+    drawn (`_fitted_grid`): a `.csv` output never makes, smooths, thins or lays out curves
+    (a million-row log spent seconds there). The smoothing asked of `fitting` is read now,
+    while it is set."""
     weight = _SMOOTH.get()
-    return lambda: _fitted_grid(curves, order, subtitle, weight, **options)()
+
+    def make():
+        drawn = curves() if callable(curves) else curves
+        return _fitted_grid(drawn, order, subtitle, weight, **options)()
+
+    return make
 
 
 def _fitted_grid(curves: pl.DataFrame, order, subtitle: str | list[str], weight, **options):
@@ -462,7 +468,8 @@ def _one_length(table: pl.DataFrame) -> bool:
 
 def _scores_chart(runs, files, benchmarks, columns, title, named) -> tuple[object, pl.DataFrame]:
     """Score logs: a point per benchmark for one evaluation, else the grid over steps."""
-    curves, order, table = score_logs.score_curves(runs, benchmarks)
+    scores, order = score_logs.score_table(runs, benchmarks)
+    table = scores.sort("benchmark", "step")
     training = all(r.kind == "training score" for r in runs if r.scores is not None)
     one = table["step"].is_null().all() or (table["step"].n_unique() == 1 and not training)
     if one:  # one evaluation: a point per benchmark, their mean (if drawn) last and apart
@@ -519,7 +526,7 @@ def _scores_chart(runs, files, benchmarks, columns, title, named) -> tuple[objec
             "does not say how many prompts a batch held)"
         )
     chart = _grid(
-        curves,
+        lambda: score_logs.drawn_curves(scores),
         order,
         subtitle,
         title=title

@@ -45,7 +45,30 @@ def score_curves(
     runs: Sequence[Loaded], benchmarks: Sequence[str] | None = None
 ) -> tuple[pl.DataFrame, list[str], pl.DataFrame]:
     """Curves for `charts.training_dynamics` from per-step score logs, the benchmarks in the log's
-    order (or in `benchmarks` order, keeping only those), and the table behind the curves.
+    order (or in `benchmarks` order, keeping only those), and the table behind the curves
+    (`score_table`, sorted by benchmark and step)."""
+    scores, order = score_table(runs, benchmarks)
+    return drawn_curves(scores), order, scores.sort("benchmark", "step")
+
+
+def drawn_curves(scores: pl.DataFrame) -> pl.DataFrame:
+    """The curves the training grid draws from `score_table`'s scores (a chart's only: a
+    `.csv` output writes the table and never pays for these)."""
+    return curves(
+        scores,
+        iteration="step",
+        accuracy="score",
+        tokens="tokens" if "tokens" in scores.columns else None,
+        lo="lo",
+        hi="hi",
+    )
+
+
+def score_table(
+    runs: Sequence[Loaded], benchmarks: Sequence[str] | None = None
+) -> tuple[pl.DataFrame, list[str]]:
+    """The scores behind a score log's curves (unsorted) and the benchmarks in the log's
+    order (or in `benchmarks` order, keeping only those).
 
     Accuracy comes from the one log with validation scores (or, failing that, training
     scores); its Wilson 95% band counts the benchmark's problems where the size is known.
@@ -101,15 +124,7 @@ def score_curves(
             own = training_panels(run, benchmarks)
             scores = pl.concat([scores, own], how="diagonal_relaxed")
             order += own["benchmark"].unique(maintain_order=True).to_list()
-    drawn = curves(
-        scores,
-        iteration="step",
-        accuracy="score",
-        tokens="tokens" if "tokens" in scores.columns else None,
-        lo="lo",
-        hi="hi",
-    )
-    return drawn, order, scores.sort("benchmark", "step")
+    return scores, order
 
 
 MEAN_OF = "mean of "  # the name of the benchmarks' mean panel: this, then "N benchmarks"
