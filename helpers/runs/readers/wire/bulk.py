@@ -46,42 +46,60 @@ def lengths(u8: np.ndarray, at: np.ndarray, limit: np.ndarray) -> tuple:
     return start, end, fits & (end <= limit)
 
 
+_MASKS = np.array([(1 << (8 * n)) - 1 for n in range(8)] + [2**64 - 1], dtype=np.uint64)
+_SAMPLE = 4096  # strings whose hashes make the first table of distinct ones
+
+
 def codes(u8: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> tuple | None:
     """The strings at `starts` (of `sizes` bytes) as codes into their distinct values: (codes,
     the distinct values as bytes), or None where two differ yet share a hash (never seen; the
     caller then reads them one by one). Each string is read as 8-byte words, so a log that
-    repeats its few hundred keys two million times compares words, not bytes. `u8` must
-    hold 8 bytes after the last string's end."""
+    repeats its few hundred keys two million times compares words, not bytes: a hash of the
+    words is looked up among those of the distinct strings, and each string's words are then
+    checked against those of the one its code stands for. `u8` must hold 8 bytes after the
+    last string's end."""
     words = np.ndarray((len(u8) - 7,), dtype="<u8", buffer=u8, strides=(1,))
     last = len(words) - 1
     mixed = sizes.astype(np.uint64) * _HASH
     kept = []
     for at in range(0, int(sizes.max(initial=0)), 8):
-        left = np.clip(sizes - at, 0, 8).astype(np.uint64)
-        mask = np.where(left == 8, ~np.uint64(0), (np.uint64(1) << (left * np.uint64(8))) - 1)
-        word = words[np.minimum(starts + at, last)] & mask
+        word = words[np.minimum(starts + at, last)]
+        short = np.flatnonzero(sizes < at + 8)
+        word[short] &= _MASKS[np.maximum(sizes[short] - at, 0)]
         kept.append(word)
-        mixed = (mixed ^ word) * _HASH
-        mixed ^= mixed >> np.uint64(29)
-    _, first, inverse = np.unique(mixed, return_index=True, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    same = sizes[first][inverse] == sizes
+        mixed ^= word
+        mixed *= _HASH
+    hashes, first = np.unique(mixed[:_SAMPLE], return_index=True)
+    code = np.minimum(np.searchsorted(hashes, mixed), len(hashes) - 1)
+    missed = np.flatnonzero(hashes[code] != mixed)
+    if missed.size:  # keys the first strings did not hold
+        more, where = np.unique(mixed[missed], return_index=True)
+        hashes, order = np.unique(np.concatenate([hashes, more]), return_index=True)
+        first = np.concatenate([first, missed[where]])[order]
+        code = np.searchsorted(hashes, mixed)
+    same = sizes[first][code] == sizes
     for word in kept:
-        same &= word[first][inverse] == word
+        same &= word[first][code] == word
     if not same.all():
         return None
     values = [u8[s : s + n].tobytes() for s, n in zip(starts[first], sizes[first], strict=True)]
-    return inverse, values
+    return code, values
 
 
-def gather(u8: np.ndarray, starts: np.ndarray, sizes: np.ndarray, to: np.ndarray, out) -> None:
-    """Copy each range [starts[i], starts[i] + sizes[i]) of `u8` to `out` at `to[i]`."""
-    total = int(sizes.sum())
-    if not total:
-        return
-    before = np.cumsum(sizes) - sizes
-    ramp = np.arange(total, dtype=np.int64)
-    out[np.repeat(to - before, sizes) + ramp] = u8[np.repeat(starts - before, sizes) + ramp]
+def ranges(u8: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """The ranges [starts[i], starts[i] + sizes[i]) of `u8` one after another: the index of
+    each byte taken is one more than the last's, except where a range begins, so the indices
+    are a running sum of ones and jumps."""
+    some = sizes > 0
+    starts, sizes = starts[some], sizes[some]
+    if not starts.size:
+        return np.zeros(0, dtype=np.uint8)
+    ends = np.cumsum(sizes)
+    kind = np.int32 if len(u8) < 2**31 else np.int64
+    step = np.ones(int(ends[-1]), dtype=kind)
+    step[0] = starts[0]
+    step[ends[:-1]] = starts[1:] - (starts[:-1] + sizes[:-1] - 1)
+    return u8[np.cumsum(step, dtype=kind)]
 
 
 class Crcs:
