@@ -269,6 +269,16 @@ def widen(scalars: list[pl.DataFrame]) -> pl.DataFrame:
     every = pl.concat([frame.with_columns(file=pl.lit(i)) for i, frame in enumerate(scalars)])
     if every.height == 0:  # event files with no scalar (an aborted launch's text summaries)
         return pl.DataFrame(schema={"step": pl.Int64, "__line": pl.Int64})
+    from helpers.runs.readers.trackers.tfevents_bulk import wide as fast
+
+    tags = every["tag"].unique(maintain_order=True)
+    renamed = tags.to_frame().select(_trainer_names(pl.col("tag")))["tag"].to_list()
+    names = list(dict.fromkeys(renamed))
+    number = {name: i for i, name in enumerate(names)}
+    codes = every["tag"].replace_strict(tags, [number[r] for r in renamed], return_dtype=pl.Int64)
+    table = fast(every, codes.to_numpy(), names)
+    if table is not None:
+        return table
     every = (
         every.with_columns(tag=_trainer_names(pl.col("tag")))
         .sort("file", "record")

@@ -210,3 +210,32 @@ def _check_cut(path: Path, data, at: int, number: int) -> None:
     expected = _masked(np.array([crc32c(data[at : at + 8])]))[0]
     if int(expected) != length_crc:
         raise _checksum_error(path, number, 0)
+
+
+def wide(every: pl.DataFrame, tag: np.ndarray, names: list[str]) -> pl.DataFrame | None:
+    """`tfevents.widen`'s table from its rows (`file`, `record`, `step`, `value`), each row's
+    tag given as its index in `names` (as trainer_state.json names them), without a pivot: a
+    value per step and tag, the last logged winning; the tags' columns in the order they
+    first appear among the values kept; `__line` each step's first record. None where a tag
+    is named `step` or `__line` (the pivot says what then)."""
+    if {"step", "__line"} & set(names):
+        return None
+    order = np.lexsort((every["record"].to_numpy(), every["file"].to_numpy()))
+    tag = tag[order]
+    steps, step = np.unique(every["step"].to_numpy()[order], return_inverse=True)
+    key = step.astype(np.int64) * len(names) + tag
+    _, last = np.unique(key[::-1], return_index=True)
+    kept = np.sort(len(key) - 1 - last)  # each step and tag's last row, in row order
+    step, tag = step[kept], tag[kept]
+    _, seen = np.unique(tag, return_index=True)
+    columns = np.argsort(seen, kind="stable")  # tags by their first kept row
+    values = np.zeros((len(steps), len(names)))
+    values[step, tag] = every["value"].to_numpy()[order][kept]
+    present = np.zeros((len(steps), len(names)), dtype=bool)
+    present[step, tag] = True
+    lines = np.full(len(steps), np.iinfo(np.int64).max)
+    np.minimum.at(lines, step, every["record"].to_numpy()[order][kept])
+    table = {"step": steps}
+    for t in columns.tolist():
+        table[str(names[t])] = pl.Series(values[:, t]).scatter(np.flatnonzero(~present[:, t]), None)
+    return pl.DataFrame(table).with_columns(__line=pl.Series(lines, dtype=pl.Int64))
