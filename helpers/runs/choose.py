@@ -469,7 +469,7 @@ def _one_length(table: pl.DataFrame) -> bool:
 def _scores_chart(runs, files, benchmarks, columns, title, named) -> tuple[object, pl.DataFrame]:
     """Score logs: a point per benchmark for one evaluation, else the grid over steps."""
     scores, order = score_logs.score_table(runs, benchmarks)
-    table = scores.sort("benchmark", "step")
+    table = score_logs.by_benchmark(scores)
     training = all(r.kind == "training score" for r in runs if r.scores is not None)
     one = table["step"].is_null().all() or (table["step"].n_unique() == 1 and not training)
     if one:  # one evaluation: a point per benchmark, their mean (if drawn) last and apart
