@@ -29,6 +29,8 @@ import polars as pl
 from helpers.errors import DataError
 from helpers.runs.readers.wire.bulk import Crcs, codes, lengths, varints
 
+FORETELL_AFTER = 256  # records walked one at a time before the next are foretold
+FORETOLD = 16384  # records foretold at a time
 WINDOW = 32 * 2**20  # bytes of records decoded together: what is held besides the results
 TABLED = 128  # records up to this length are checked by tables, when...
 SHARED = 256  # ...at least this many share their length
@@ -41,21 +43,57 @@ def _masked(crc: np.ndarray) -> np.ndarray:
     return (((crc >> 15) | (crc << 17)) + MASK) & 0xFFFFFFFF
 
 
-def walk(data, start: int) -> tuple[list[int], int | None]:
+def walk(data, start: int) -> tuple[np.ndarray, int | None]:
     """Where each whole record from `start` begins, and where a record cut short by the end
     of the data begins (its length still to be checked), or None. A damaged length sends the
-    walk astray from there on: the length checks find the first such record."""
+    walk astray from there on: the length checks find the first such record.
+
+    A SummaryWriter logs the same tags in the same order step after step, so record sizes
+    repeat with a period: where the last ones walked do, the next thousands are foretold and
+    their lengths checked all at once (`_foretold`), the walk going on one record at a time
+    from the first that differs. Where sizes do not repeat, it walks one at a time, trying
+    again less and less often."""
     size, at = len(data), start
+    blocks: list[np.ndarray] = []
     found: list[int] = []
-    keep = found.append
     length = struct.Struct("<Q").unpack_from
-    while at + 12 <= size:
-        after = at + length(data, at)[0] + 16
-        if after > size:
-            return found, at
-        keep(at)
-        at = after
-    return found, None
+    alone = FORETELL_AFTER
+    while True:
+        for _ in range(alone):
+            if at + 12 > size:
+                return np.concatenate([*blocks, np.array(found, dtype=np.int64)]), None
+            after = at + length(data, at)[0] + 16
+            if after > size:
+                return np.concatenate([*blocks, np.array(found, dtype=np.int64)]), at
+            found.append(at)
+            at = after
+        ahead, at = _foretold(data, found[-FORETELL_AFTER:], at)
+        if ahead.size:
+            blocks += [np.array(found, dtype=np.int64), ahead]
+            found = []
+        alone = FORETELL_AFTER if ahead.size else min(alone * 2, 4096)
+
+
+def _foretold(data, recent: list[int], at: int) -> tuple[np.ndarray, int]:
+    """The starts of the records from `at` on whose sizes repeat those of the `recent` ones
+    (the smallest period they repeat with), up to the first that does not, and where the
+    record after them starts; none where the recent sizes do not repeat."""
+    sizes = np.diff(np.array([*recent, at], dtype=np.int64))
+    period = next((p for p in range(1, len(sizes) // 2 + 1) if (sizes[p:] == sizes[:-p]).all()), 0)
+    if not period:
+        return np.zeros(0, dtype=np.int64), at
+    foretold = np.tile(sizes[-period:], FORETOLD // period + 1)[:FORETOLD]
+    ends = at + np.cumsum(foretold)
+    whole = int(np.searchsorted(ends, len(data), side="right"))
+    if not whole:
+        return np.zeros(0, dtype=np.int64), at
+    ends, foretold = ends[:whole], foretold[:whole]
+    u8 = np.frombuffer(data[at : int(ends[-1])], dtype=np.uint8)
+    lengths = np.ndarray((len(u8) - 7,), dtype="<u8", buffer=u8, strides=(1,))
+    starts = ends - foretold
+    same = lengths[starts - at].astype(np.int64) + 16 == foretold
+    kept = whole if same.all() else int(np.argmin(same))
+    return starts[:kept], int(ends[kept - 1]) if kept else at
 
 
 def _first_bad(u8: np.ndarray, starts: np.ndarray) -> tuple | None:
@@ -162,9 +200,8 @@ def scalars(path: Path, start: int, number: int) -> tuple[pl.DataFrame, int, int
         if handle.seek(0, 2) <= start:
             return frames[0], start, number
         with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            found, cut = walk(data, start)
-            starts = np.array(found, dtype=np.int64)
-            end = found[-1] + _size(data, found[-1]) if found else start
+            starts, cut = walk(data, start)
+            end = int(starts[-1]) + _size(data, starts[-1]) if len(starts) else start
             for lo, hi in _windows(data, starts, end):
                 window = data[int(starts[lo]) : int(starts[hi - 1]) + _size(data, starts[hi - 1])]
                 u8 = np.frombuffer(window + bytes(16), dtype=np.uint8)
@@ -176,9 +213,9 @@ def scalars(path: Path, start: int, number: int) -> tuple[pl.DataFrame, int, int
                 if bad is not None:
                     raise _checksum_error(path, int(numbers[upto]), bad[1])
             if cut is not None:
-                _check_cut(path, data, cut, number + len(found) + 1)
+                _check_cut(path, data, cut, number + len(starts) + 1)
     frame = pl.concat(frames) if len(frames) > 2 else frames[-1]
-    return frame, end, number + len(found)
+    return frame, end, number + len(starts)
 
 
 def _size(data, start: int) -> int:
