@@ -29,12 +29,14 @@ SEPARATOR, NEWLINE = 0x1F, 0x0A  # the text table's: no JSON value holds either 
 
 
 def _items(u8: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple:
-    """Each record's fields, all records a field at a time: the items' (record, start, end),
-    each record's last step field (start, end; 0, 0 for none), and which records hold
-    anything else (read slowly)."""
-    owners, item_starts, item_ends = [], [], []
+    """Each record's fields, all records a field at a time: the items' (record, start, end)
+    in the order they lie in `u8` (later reads go through the bytes in order, not hopping
+    between records), each record's last step field (start, end; 0, 0 for none), and which
+    records hold anything else (read slowly)."""
+    ranks, item_starts, item_ends, owners = [], [], [], []
     step_start, step_end = np.zeros_like(starts), np.zeros_like(starts)
     slow = np.zeros(len(starts), dtype=bool)
+    count = np.zeros(len(starts), dtype=np.int64)  # items found in each record so far
     at = starts.copy()
     going = np.flatnonzero(at < ends)
     while going.size:
@@ -43,21 +45,26 @@ def _items(u8: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple:
         start, end, fits = lengths(u8, here + 1, limit)
         item, step = fits & (key == ITEM), fits & (key == STEP)
         slow[going[~(item | step)]] = True
-        owners.append(going[item])
+        mine = going[item]
+        owners.append(mine)
+        ranks.append(count[mine])
+        count[mine] += 1
         item_starts.append(start[item])
         item_ends.append(end[item])
         step_start[going[step]], step_end[going[step]] = start[step], end[step]
         at[going] = end
         going = going[(item | step) & (end < limit)]
-    join = np.concatenate
-    empty = np.zeros(0, dtype=np.int64)
-    return (
-        join(owners or [empty]),
-        join(item_starts or [empty]),
-        join(item_ends or [empty]),
-        (step_start, step_end),
-        slow,
-    )
+    if not owners:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty, (step_start, step_end), slow
+    place = (np.cumsum(count) - count)[np.concatenate(owners)] + np.concatenate(ranks)
+    found = []
+    for parts in (item_starts, item_ends):
+        laid = np.empty(len(place), dtype=np.int64)
+        laid[place] = np.concatenate(parts)
+        found.append(laid)
+    owner = np.repeat(np.arange(len(starts)), count)
+    return owner, found[0], found[1], (step_start, step_end), slow
 
 
 def _key_values(u8: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple:
