@@ -26,6 +26,7 @@ ITEM, STEP = 0x0A, 0x12  # HistoryRecord's field keys: item (1) and step (2), le
 KEYS = (0x0A, 0x12)  # HistoryItem's key (1) and nested_key (2)
 VALUE_JSON = (0x82, 0x01)  # HistoryItem's value_json (16): a two-byte field key
 SEPARATOR, NEWLINE = 0x1F, 0x0A  # the text table's: no JSON value holds either unescaped
+SLOT = 32  # bytes a cell's value and mark take in `_slotted`: numbers take at most 24
 
 
 def _items(u8: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple:
@@ -88,17 +89,41 @@ def _table(u8: np.ndarray, cells: np.ndarray, value_start, value_size, marks: in
     rows, columns = cells.shape
     flat = cells.reshape(-1)
     some = flat >= 0
-    starts = np.zeros(2 * flat.size, dtype=np.int64)
-    sizes = np.zeros(2 * flat.size, dtype=np.int64)
-    starts[0::2][some], sizes[0::2][some] = value_start[flat[some]], value_size[flat[some]]
-    starts[1::2], sizes[1::2] = marks, 1
-    starts[2 * columns - 1 :: 2 * columns] = marks + 1
-    out = ranges(u8, starts, sizes)
+    size = np.zeros(flat.size, dtype=np.int64)
+    size[some] = value_size[flat[some]]
+    if size.max(initial=0) < SLOT:
+        out = _slotted(u8, flat, value_start, size, columns)
+    else:  # a long value (a text): each cell's bytes and mark taken as a range of its own
+        starts = np.zeros(2 * flat.size, dtype=np.int64)
+        starts[0::2][some] = value_start[flat[some]]
+        starts[1::2] = marks
+        starts[2 * columns - 1 :: 2 * columns] = marks + 1
+        sizes = np.ones(2 * flat.size, dtype=np.int64)
+        sizes[0::2] = size
+        out = ranges(u8, starts, sizes)
     if np.count_nonzero(out == SEPARATOR) != rows * (columns - 1):
         return b""
     if np.count_nonzero(out == NEWLINE) != rows or np.count_nonzero(out == 0x0D):
         return b""
     return out.tobytes()
+
+
+def _slotted(u8: np.ndarray, flat: np.ndarray, value_start, size, columns: int) -> np.ndarray:
+    """`_table`'s bytes where every value is shorter than SLOT: each cell's value copied into
+    a slot of its own eight bytes at a time, its mark after it, and the slots' used bytes
+    kept in order (a number's twenty bytes are three word copies, not twenty byte ones)."""
+    words = np.ndarray((len(u8) - 7,), dtype="<u8", buffer=u8, strides=(1,))
+    slots = np.zeros((flat.size, SLOT // 8), dtype="<u8")
+    some = np.flatnonzero(flat >= 0)
+    at = value_start[flat[some]]
+    every = slice(None) if some.size == flat.size else some  # a slice where no cell is empty
+    for w in range(SLOT // 8):
+        slots[every, w] = words[np.minimum(at + 8 * w, len(words) - 1)]
+    text = slots.view(np.uint8)  # (cells, SLOT)
+    text[np.arange(flat.size), size] = SEPARATOR
+    last = np.arange(columns - 1, flat.size, columns)  # each row's last cell
+    text[last, size[last]] = NEWLINE
+    return text[np.arange(SLOT) <= size[:, None]]
 
 
 def _steps_added(u8: np.ndarray, column: np.ndarray, payloads: list, steps, starts, sizes):
