@@ -109,17 +109,16 @@ def _table(u8: np.ndarray, cells: np.ndarray, value_start, value_size, marks: in
 
 
 def _slotted(u8: np.ndarray, flat: np.ndarray, value_start, size, columns: int) -> np.ndarray:
-    """`_table`'s bytes where every value is shorter than SLOT: each cell's value copied into
-    a slot of its own eight bytes at a time, its mark after it, and the slots' used bytes
-    kept in order (a number's twenty bytes are three word copies, not twenty byte ones)."""
+    """`_table`'s bytes where every value is shorter than SLOT: each value copied into a slot
+    of its own eight bytes at a time (in the order the values lie in `u8`, which reads it
+    in order), the slots put in the cells' order (an empty slot for an empty cell), each
+    value's mark after it, and the slots' used bytes kept in order (a number's twenty bytes
+    are three word copies, not twenty byte ones)."""
     words = np.ndarray((len(u8) - 7,), dtype="<u8", buffer=u8, strides=(1,))
-    slots = np.zeros((flat.size, SLOT // 8), dtype="<u8")
-    some = np.flatnonzero(flat >= 0)
-    at = value_start[flat[some]]
-    every = slice(None) if some.size == flat.size else some  # a slice where no cell is empty
+    values = np.zeros((len(value_start) + 1, SLOT // 8), dtype="<u8")  # the last: empty
     for w in range(SLOT // 8):
-        slots[every, w] = words[np.minimum(at + 8 * w, len(words) - 1)]
-    text = slots.view(np.uint8)  # (cells, SLOT)
+        values[:-1, w] = words[np.minimum(value_start + 8 * w, len(words) - 1)]
+    text = values[flat].view(np.uint8)  # (cells, SLOT); -1 takes the empty slot
     text[np.arange(flat.size), size] = SEPARATOR
     last = np.arange(columns - 1, flat.size, columns)  # each row's last cell
     text[last, size[last]] = NEWLINE
