@@ -147,7 +147,8 @@ def decode(payloads: list[bytes], numbers: list[int], steps) -> tuple:
     ends = np.cumsum(sizes)
     starts = ends - sizes
     marks = int(ends[-1])  # the separator and the newline, then the padding
-    u8 = np.frombuffer(b"".join(payloads) + bytes([SEPARATOR, NEWLINE]) + bytes(PAD), np.uint8)
+    tail = bytes([SEPARATOR, NEWLINE]) + bytes(PAD)
+    u8 = np.frombuffer(b"".join([*payloads, tail]), np.uint8)
     owner, item_start, item_end, step, slow = _items(u8, starts, ends)
     key_start, key_size, value_start, value_size, fits = _key_values(u8, item_start, item_end)
     slow[owner[~fits]] = True

@@ -40,6 +40,10 @@ def varints(u8: np.ndarray, at: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.
 def lengths(u8: np.ndarray, at: np.ndarray, limit: np.ndarray) -> tuple:
     """A length-delimited field's length varint at `at`: (start, end, fits), where `fits` says
     the varint was whole and the field ends within `limit`."""
+    first = u8[np.minimum(at, len(u8) - 1)]
+    if first.max(initial=0) < 0x80:  # every length one byte, as short fields' are
+        end = at + 1 + first
+        return at + 1, end, (end <= limit) & (at < len(u8))
     size, start, whole = varints(u8, at)
     fits = whole & (size <= np.uint64(2**40))
     end = start + np.where(fits, size, 0).astype(np.int64)
