@@ -105,8 +105,9 @@ def _step_of(payload: bytes) -> int:
 def test_history_records_decoded_together_as_one_at_a_time():
     """The layout wandb writes, with what it may hold: a key logged twice (the later wins), a
     record without `_step` (its step), JSON null, NaN and text; records laid out otherwise
-    (a typed number, a nested key of two parts, an empty value, a key not UTF-8) are read the
-    slow way, in their place."""
+    (a typed number, a nested key of two parts, an empty value) or holding what the text
+    table cannot carry (bytes not UTF-8, a carriage return) are read the slow way, in
+    their place."""
     typed = struct.pack("<d", 0.25)
     payloads = [
         _record([_item("_step", b"0"), _item("acc", b"0.5"), _item("note", b'"a,b"')]),
@@ -118,9 +119,10 @@ def test_history_records_decoded_together_as_one_at_a_time():
         _record([_item("_step", b"6"), _item(b"\xff", b"1")]),
         _record([_item("_step", b"7"), _item("long", json.dumps("x" * 300).encode())]),
         _record([]),
+        _record([_item("_step", b"8"), _item("acc", b"\xff0.5"), _item("cr", b"1\r")]),
     ]
     assert _in_bulk(payloads).equals(_one_at_a_time(payloads))
-    fast = payloads[:3] + payloads[7:]
+    fast = payloads[:3] + payloads[7:9]
     frame, slow = wandb_history.decode(fast, list(range(1, len(fast) + 1)), _step_of)
     assert slow == [] and frame.height == len(fast)
 

@@ -32,10 +32,9 @@ SLOT = 32  # bytes a cell's value and mark take in `_slotted`: numbers take at m
 def _items(u8: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple:
     """Each record's fields, all records a field at a time: the items' (record, start, end)
     in the order they lie in `u8` (later reads go through the bytes in order, not hopping
-    between records), each record's last step field (start, end; 0, 0 for none), and which
-    records hold anything else (read slowly)."""
+    between records), and which records hold anything but items and a step (read slowly;
+    the step is read where a record logged no `_step`)."""
     ranks, item_starts, item_ends, owners = [], [], [], []
-    step_start, step_end = np.zeros_like(starts), np.zeros_like(starts)
     slow = np.zeros(len(starts), dtype=bool)
     count = np.zeros(len(starts), dtype=np.int64)  # items found in each record so far
     at = starts.copy()
@@ -52,12 +51,11 @@ def _items(u8: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple:
         count[mine] += 1
         item_starts.append(start[item])
         item_ends.append(end[item])
-        step_start[going[step]], step_end[going[step]] = start[step], end[step]
         at[going] = end
         going = going[(item | step) & (end < limit)]
     if not owners:
         empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, empty, (step_start, step_end), slow
+        return empty, empty, empty, slow
     place = (np.cumsum(count) - count)[np.concatenate(owners)] + np.concatenate(ranks)
     found = []
     for parts in (item_starts, item_ends):
@@ -65,7 +63,7 @@ def _items(u8: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple:
         laid[place] = np.concatenate(parts)
         found.append(laid)
     owner = np.repeat(np.arange(len(starts)), count)
-    return owner, found[0], found[1], (step_start, step_end), slow
+    return owner, found[0], found[1], slow
 
 
 def _key_values(u8: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple:
@@ -149,7 +147,7 @@ def decode(payloads: list[bytes], numbers: list[int], steps) -> tuple:
     marks = int(ends[-1])  # the separator and the newline, then the padding
     tail = bytes([SEPARATOR, NEWLINE]) + bytes(PAD)
     u8 = np.frombuffer(b"".join([*payloads, tail]), np.uint8)
-    owner, item_start, item_end, step, slow = _items(u8, starts, ends)
+    owner, item_start, item_end, slow = _items(u8, starts, ends)
     key_start, key_size, value_start, value_size, fits = _key_values(u8, item_start, item_end)
     slow[owner[~fits]] = True
     keep = ~slow[owner]
