@@ -2,8 +2,9 @@
 
 Read one record at a time (a generator step, two CRC calls, a protobuf walk and a row tuple
 each) a log of 400,000 scalars took seconds. Here only finding where each record starts is a
-Python loop (each record's length says where the next begins); the checks and the decoding
-are numpy operations over all the records of a window:
+walk (each record's length says where the next begins), foretold thousands at a time where
+record sizes repeat (`walk`); the checks and the decoding are numpy operations over all the
+records of a window:
 
 - the length's checksum depends only on the length: computed once per distinct length;
 - the records' CRC-32C, by `wire.bulk.Crcs`, for all the records of one length together
