@@ -171,3 +171,33 @@ def test_event_records_read_together_as_one_at_a_time(tmp_path):
     assert frame.equals(want) and end == path.stat().st_size and number == len(records)
     starts, cut = tfevents_bulk.walk(path.read_bytes()[:-5], 0)
     assert len(starts) == len(records) - 1 and cut is not None
+
+
+def test_event_records_read_in_windows_and_damage_named(tmp_path, monkeypatch):
+    """Records read a few kilobytes at a time give the same rows; a record whose data or
+    length was damaged, in a later window, is the error naming it, and records cut short at
+    the end are left for the next look."""
+    from helpers import DataError
+
+    records = [_event(s, f"train/t{s % 5}", s / 3) for s in range(2000)]
+    data = _framed(records)
+    path = tmp_path / "events.out.tfevents.1.host"
+    path.write_bytes(data)
+    whole = tfevents_bulk.scalars(path, 0, 0)
+    monkeypatch.setattr(tfevents_bulk, "WINDOW", 4096)
+    windowed = tfevents_bulk.scalars(path, 0, 0)
+    assert windowed[0].equals(whole[0]) and windowed[1:] == whole[1:]
+    starts, _ = tfevents_bulk.walk(data, 0)
+    for at, what in (
+        (int(starts[1500]) + 14, "matching its checksum"),
+        (int(starts[1700]) + 2, "length"),
+    ):
+        damaged = bytearray(data)
+        damaged[at] ^= 0x10
+        path.write_bytes(bytes(damaged))
+        with pytest.raises(DataError, match=what) as error:
+            tfevents_bulk.scalars(path, 0, 0)
+        assert f"row {1501 if what != 'length' else 1701}" in str(error.value)
+    path.write_bytes(data[:-7])
+    frame, end, number = tfevents_bulk.scalars(path, 0, 0)
+    assert number == 1999 and frame.height == 1999 and end == int(starts[-1])
