@@ -203,7 +203,7 @@ def scalars(path: Path, start: int, number: int) -> tuple[pl.DataFrame, int, int
         with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
             starts, cut = walk(data, start)
             end = int(starts[-1]) + _size(data, starts[-1]) if len(starts) else start
-            for lo, hi in _windows(data, starts, end):
+            for lo, hi in _windows(starts, end):
                 window = data[int(starts[lo]) : int(starts[hi - 1]) + _size(data, starts[hi - 1])]
                 u8 = np.frombuffer(window + bytes(16), dtype=np.uint8)
                 local = starts[lo:hi] - starts[lo]
@@ -224,7 +224,7 @@ def _size(data, start: int) -> int:
     return struct.unpack_from("<Q", data, int(start))[0] + 16
 
 
-def _windows(data, starts: np.ndarray, end: int) -> list[tuple[int, int]]:
+def _windows(starts: np.ndarray, end: int) -> list[tuple[int, int]]:
     """The records in runs of about WINDOW bytes: (first, after last) indices."""
     if not len(starts):
         return []
@@ -244,7 +244,7 @@ def _check_cut(path: Path, data, at: int, number: int) -> None:
     """A record cut short at the end ends the reading, unless its length is damaged."""
     from crc32c import crc32c
 
-    length, length_crc = struct.unpack_from("<QI", data, at)
+    _, length_crc = struct.unpack_from("<QI", data, at)
     expected = _masked(np.array([crc32c(data[at : at + 8])]))[0]
     if int(expected) != length_crc:
         raise _checksum_error(path, number, 0)
