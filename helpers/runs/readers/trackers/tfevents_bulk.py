@@ -28,7 +28,7 @@ import numpy as np
 import polars as pl
 
 from helpers.errors import DataError
-from helpers.runs.readers.wire.bulk import Crcs, codes, lengths, varints
+from helpers.runs.readers.wire.bulk import Crcs, codes, lengths, unaligned, varints
 
 FORETELL_AFTER = 256  # records walked one at a time before the next are foretold
 FORETOLD = 16384  # records foretold at a time
@@ -90,7 +90,7 @@ def _foretold(data, recent: list[int], at: int) -> tuple[np.ndarray, int]:
         return np.zeros(0, dtype=np.int64), at
     ends, foretold = ends[:whole], foretold[:whole]
     u8 = np.frombuffer(data[at : int(ends[-1])], dtype=np.uint8)
-    lengths = np.ndarray((len(u8) - 7,), dtype="<u8", buffer=u8, strides=(1,))
+    lengths = unaligned(u8, "<u8")
     starts = ends - foretold
     same = lengths[starts - at].astype(np.int64) + 16 == foretold
     kept = whole if same.all() else int(np.argmin(same))
@@ -103,8 +103,8 @@ def _first_bad(u8: np.ndarray, starts: np.ndarray) -> tuple | None:
     from crc32c import crc32c
 
     global _crcs
-    heads = np.ndarray((len(u8) - 7,), dtype="<u8", buffer=u8, strides=(1,))
-    quads = np.ndarray((len(u8) - 3,), dtype="<u4", buffer=u8, strides=(1,))
+    heads = unaligned(u8, "<u8")
+    quads = unaligned(u8, "<u4")
     sizes = heads[starts].astype(np.int64)
     kinds, where = np.unique(sizes, return_inverse=True)
     expected = _masked(np.array([crc32c(struct.pack("<Q", k)) for k in kinds.tolist()]))
@@ -153,7 +153,7 @@ def _rows(path: Path, u8: np.ndarray, starts: np.ndarray, numbers: np.ndarray) -
     (`tfevents.SCALARS`' columns) in record order."""
     from helpers.runs.readers.trackers.tfevents import SCALARS, _scalars
 
-    sizes = np.ndarray((len(u8) - 7,), dtype="<u8", buffer=u8, strides=(1,))[starts]
+    sizes = unaligned(u8, "<u8")[starts]
     begin = starts + 12
     fits, step, tag, tag_size, value = _simple(u8, begin, begin + sizes.astype(np.int64))
     keyed = codes(u8, tag[fits], tag_size[fits]) if fits.any() else None
@@ -162,7 +162,7 @@ def _rows(path: Path, u8: np.ndarray, starts: np.ndarray, numbers: np.ndarray) -
         keyed = (np.zeros(0, dtype=np.int64), [])
     code, raw = keyed
     names = pl.Series([t.decode("utf-8", "replace") for t in raw], dtype=pl.String)
-    floats = np.ndarray((len(u8) - 3,), dtype="<f4", buffer=u8, strides=(1,))
+    floats = unaligned(u8, "<f4")
     fast = pl.DataFrame(
         {
             "step": step[fits],

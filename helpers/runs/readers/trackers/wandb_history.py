@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from helpers.runs.readers.wire.bulk import codes, lengths, ranges
+from helpers.runs.readers.wire.bulk import codes, lengths, ranges, unaligned
 
 PAD = 16  # zero bytes after a batch's records: word reads past the last string stay inside
 ITEM, STEP = 0x0A, 0x12  # HistoryRecord's field keys: item (1) and step (2), length-delimited
@@ -112,7 +112,7 @@ def _slotted(u8: np.ndarray, flat: np.ndarray, value_start, size, columns: int) 
     in order), the slots put in the cells' order (an empty slot for an empty cell), each
     value's mark after it, and the slots' used bytes kept in order (a number's twenty bytes
     are three word copies, not twenty byte ones)."""
-    words = np.ndarray((len(u8) - 7,), dtype="<u8", buffer=u8, strides=(1,))
+    words = unaligned(u8, "<u8")
     values = np.zeros((len(value_start) + 1, SLOT // 8), dtype="<u8")  # the last: empty
     for w in range(SLOT // 8):
         values[:-1, w] = words[np.minimum(value_start + 8 * w, len(words) - 1)]

@@ -13,6 +13,13 @@ MAX_VARINT = 10  # bytes: a 64-bit value; a longer varint is no protocol buffer'
 _HASH = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplying by it mixes a word's bits upward
 
 
+def unaligned(u8: np.ndarray, dtype: str) -> np.ndarray:
+    """`u8` read as `dtype` (little-endian, "<u8" and the like) starting at every byte: a
+    field's number is read where the field lies, whatever the alignment."""
+    size = np.dtype(dtype).itemsize
+    return np.ndarray((len(u8) - size + 1,), dtype=dtype, buffer=u8, strides=(1,))
+
+
 def varints(u8: np.ndarray, at: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The base-128 varint at each position `at`: its value (uint64), where the next field
     starts, and whether it was whole (at most 10 bytes, fitting 64 bits, within the array).
@@ -62,7 +69,7 @@ def codes(u8: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> tuple | None
     words is looked up among those of the distinct strings, and each string's words are then
     checked against those of the one its code stands for. `u8` must hold 8 bytes after the
     last string's end."""
-    words = np.ndarray((len(u8) - 7,), dtype="<u8", buffer=u8, strides=(1,))
+    words = unaligned(u8, "<u8")
     last = len(words) - 1
     mixed = sizes.astype(np.uint64) * _HASH
     kept = []
@@ -153,7 +160,7 @@ class Crcs:
         first = size % 2
         if first:
             out ^= self.tables[size - 1][u8[starts]]
-        pairs = np.ndarray((len(u8) - 1,), dtype="<u2", buffer=u8, strides=(1,))
+        pairs = unaligned(u8, "<u2")
         for j in range(first, size, 2):
             out ^= self._pair(size - 2 - j)[pairs[starts + j]]
         return out
