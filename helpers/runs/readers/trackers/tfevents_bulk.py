@@ -40,6 +40,7 @@ _crcs: Crcs | None = None
 
 
 def _masked(crc: np.ndarray) -> np.ndarray:
+    """CRCs masked as TFRecord stores them (a CRC of data holding CRCs is then no weaker)."""
     crc = crc.astype(np.uint64)
     return (((crc >> 15) | (crc << 17)) + MASK) & 0xFFFFFFFF
 
@@ -235,6 +236,8 @@ def _windows(starts: np.ndarray, end: int) -> list[tuple[int, int]]:
 
 
 def _checksum_error(path: Path, number: int, what: int) -> DataError:
+    """The error `tfevents.records_from` raises for record `number`'s length (`what` 0) or
+    data (1) not matching its checksum."""
     if what == 0:
         return DataError(path, "a TensorBoard record length with its checksum", row=number)
     return DataError(path, "a TensorBoard record matching its checksum", row=number)
