@@ -31,7 +31,8 @@ from helpers.errors import DataError
 from helpers.runs.readers.wire.bulk import Crcs, codes, lengths, unaligned, varints
 
 FORETELL_AFTER = 256  # records walked one at a time before the next are foretold
-FORETOLD = 16384  # records foretold at a time
+FORETOLD = 16384  # records foretold at a time...
+FORETOLD_BYTES = 4 * 2**20  # ...within this many bytes (large records: fewer)
 WINDOW = 32 * 2**20  # bytes of records decoded together: what is held besides the results
 TABLED = 128  # records up to this length are checked by tables, when...
 SHARED = 256  # ...at least this many share their length
@@ -86,7 +87,7 @@ def _foretold(data, recent: list[int], at: int) -> tuple[np.ndarray, int]:
         return np.zeros(0, dtype=np.int64), at
     foretold = np.tile(sizes[-period:], FORETOLD // period + 1)[:FORETOLD]
     ends = at + np.cumsum(foretold)
-    whole = int(np.searchsorted(ends, len(data), side="right"))
+    whole = int(np.searchsorted(ends, min(len(data), at + FORETOLD_BYTES), side="right"))
     if not whole:
         return np.zeros(0, dtype=np.int64), at
     ends, foretold = ends[:whole], foretold[:whole]
