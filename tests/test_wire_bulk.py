@@ -201,3 +201,13 @@ def test_event_records_read_in_windows_and_damage_named(tmp_path, monkeypatch):
     path.write_bytes(data[:-7])
     frame, end, number = tfevents_bulk.scalars(path, 0, 0)
     assert number == 1999 and frame.height == 1999 and end == int(starts[-1])
+
+
+def test_history_records_of_keys_few_share_decoded_as_one_at_a_time():
+    """Records whose keys most others lack (a key a step) make a sparse table, laid out
+    mark by mark rather than a slot a cell: the same rows."""
+    payloads = [
+        _record([_item("_step", str(s).encode()), _item(f"k{s}", b"0.5")]) for s in range(40)
+    ]
+    frame, slow = wandb_history.decode(payloads, list(range(1, 41)), _step_of)
+    assert slow == [] and _in_bulk(payloads).equals(_one_at_a_time(payloads))

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from helpers.runs.readers.wire.bulk import codes, lengths, ranges, unaligned
+from helpers.runs.readers.wire.bulk import codes, lengths, spans, unaligned
 
 PAD = 16  # zero bytes after a batch's records: word reads past the last string stay inside
 ITEM, STEP = 0x0A, 0x12  # HistoryRecord's field keys: item (1) and step (2), length-delimited
@@ -79,26 +79,24 @@ def _key_values(u8: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple:
     return key_start, key_end - key_start, value_start, value_end - value_start, fits
 
 
-def _table(u8: np.ndarray, cells: np.ndarray, value_start, value_size, marks: int) -> bytes:
+def _table(u8: np.ndarray, cells: np.ndarray, value_start, value_size) -> bytes:
     """The text table of `cells` (a row per record, a column per key: the item whose value
-    goes there, -1 for none): values joined by SEPARATOR, rows ended by NEWLINE (the two
-    bytes at `marks` in `u8`); or b'' where a value holds either byte (then the records are
-    read slowly)."""
+    goes there, -1 for none): values joined by SEPARATOR, rows ended by NEWLINE; or b''
+    where a value holds either byte (then the records are read slowly)."""
     rows, columns = cells.shape
     flat = cells.reshape(-1)
     some = flat >= 0
     size = np.zeros(flat.size, dtype=np.int64)
     size[some] = value_size[flat[some]]
-    if size.max(initial=0) < SLOT:
+    if size.max(initial=0) < SLOT and flat.size <= 4 * max(int(some.sum()), 1):
         out = _slotted(u8, flat, value_start, size, columns)
-    else:  # a long value (a text): each cell's bytes and mark taken as a range of its own
-        starts = np.zeros(2 * flat.size, dtype=np.int64)
-        starts[0::2][some] = value_start[flat[some]]
-        starts[1::2] = marks
-        starts[2 * columns - 1 :: 2 * columns] = marks + 1
-        sizes = np.ones(2 * flat.size, dtype=np.int64)
-        sizes[0::2] = size
-        out = ranges(u8, starts, sizes)
+    else:  # a long value (a text), or keys most records lack: the marks, then the values
+        ends = np.cumsum(size + 1)
+        out = np.full(int(ends[-1]), SEPARATOR, dtype=np.uint8)
+        out[ends[columns - 1 :: columns] - 1] = NEWLINE
+        filled = np.flatnonzero(some)
+        at, sizes = value_start[flat[filled]], size[filled]
+        out[spans(ends[filled] - sizes - 1, sizes, len(out))] = u8[spans(at, sizes, len(u8))]
     if np.count_nonzero(out == SEPARATOR) != rows * (columns - 1):
         return b""
     if np.count_nonzero(out == NEWLINE) != rows or np.count_nonzero(out == 0x0D):
@@ -144,9 +142,7 @@ def decode(payloads: list[bytes], numbers: list[int], steps) -> tuple:
     sizes = np.fromiter(map(len, payloads), dtype=np.int64, count=len(payloads))
     ends = np.cumsum(sizes)
     starts = ends - sizes
-    marks = int(ends[-1])  # the separator and the newline, then the padding
-    tail = bytes([SEPARATOR, NEWLINE]) + bytes(PAD)
-    u8 = np.frombuffer(b"".join([*payloads, tail]), np.uint8)
+    u8 = np.frombuffer(b"".join([*payloads, bytes(PAD)]), np.uint8)
     owner, item_start, item_end, slow = _items(u8, starts, ends)
     key_start, key_size, value_start, value_size, fits = _key_values(u8, item_start, item_end)
     slow[owner[~fits]] = True
@@ -175,7 +171,7 @@ def decode(payloads: list[bytes], numbers: list[int], steps) -> tuple:
     )
     if column < len(names) - 1:
         cells, names = cells[:, :-1], names[:-1]
-    text = _table(u8, cells, value_start, value_size, marks)
+    text = _table(u8, cells, value_start, value_size)
     if not text or text.startswith(b"\xef\xbb\xbf"):
         return None, list(range(len(payloads)))
     try:

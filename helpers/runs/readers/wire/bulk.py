@@ -97,20 +97,20 @@ def codes(u8: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> tuple | None
     return code, values
 
 
-def ranges(u8: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-    """The ranges [starts[i], starts[i] + sizes[i]) of `u8` one after another: the index of
-    each byte taken is one more than the last's, except where a range begins, so the indices
+def spans(starts: np.ndarray, sizes: np.ndarray, bound: int) -> np.ndarray:
+    """The indices of the ranges [starts[i], starts[i] + sizes[i]) one after another (all
+    below `bound`): each is one more than the last, except where a range begins, so they
     are a running sum of ones and jumps."""
     some = sizes > 0
     starts, sizes = starts[some], sizes[some]
+    kind = np.int32 if bound < 2**31 else np.int64
     if not starts.size:
-        return np.zeros(0, dtype=np.uint8)
+        return np.zeros(0, dtype=kind)
     ends = np.cumsum(sizes)
-    kind = np.int32 if len(u8) < 2**31 else np.int64
     step = np.ones(int(ends[-1]), dtype=kind)
     step[0] = starts[0]
     step[ends[:-1]] = starts[1:] - (starts[:-1] + sizes[:-1] - 1)
-    return u8[np.cumsum(step, dtype=kind)]
+    return np.cumsum(step, dtype=kind)
 
 
 class Crcs:
