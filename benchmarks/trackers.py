@@ -214,8 +214,11 @@ def measure(args: list[str]) -> dict:
 
 
 def ours_sums(csv: Path, column: str) -> list:
-    """The sums of one column of the CSV `plot` wrote (tag number from the benchmark name)."""
+    """The sums of one column of the CSV `plot` wrote (tag number from the benchmark name);
+    the rows of the benchmarks' mean `plot` adds (`mean of 100 benchmarks`) are no logged
+    value and are left out."""
     frame = pl.read_csv(csv, schema_overrides={column: pl.Float64}).drop_nulls(column)
+    frame = frame.filter(pl.col("benchmark").str.contains(r"\d$"))
     index = frame["benchmark"].str.extract(r"(\d+)$").cast(pl.Int64)
     return sums(frame["step"].to_numpy(), index.to_numpy(), frame[column].to_numpy())
 

@@ -98,13 +98,14 @@ WIDEST_BAND = 0.5
 
 
 def auto_weight(values: int) -> float:
-    """The EMA weight of a curve of `values` points: a window of a twentieth of them, and at
-    least TensorBoard's default weight.
+    """The EMA weight of a curve of `values` points: a window of a twentieth of them, at
+    least TensorBoard's default weight and at most 0.99 (from about 8,000 values the rounding
+    reached 1, a weight that never moves and that `stats.ema` refuses).
 
-    >>> auto_weight(50), auto_weight(300)
-    (0.6, 0.88)
+    >>> auto_weight(50), auto_weight(300), auto_weight(10_000)
+    (0.6, 0.88, 0.99)
     """
-    return round(max(0.6, 1 - 2 / (values / 20 + 1)), 2)
+    return min(0.99, round(max(0.6, 1 - 2 / (values / 20 + 1)), 2))
 
 
 def smoothed(curves: pl.DataFrame, weight: float) -> pl.DataFrame:
@@ -151,11 +152,24 @@ def _without_wide_bands(curves: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
     return curves.with_columns(cleared), wide
 
 
-def _grid(curves: pl.DataFrame, order, subtitle: str | list[str], **options):
-    """The training grid of `curves`, fitted to what it can show (panels, points per line),
-    with the subtitle saying what was left out; smoothed first where `fitting` was asked to
-    (every logged point counts in the average, before any is thinned out)."""
+def _grid(curves, order, subtitle: str | list[str], **options):
+    """The training grid of `curves` (a frame, or what makes it), fitted when the chart is
+    drawn (`_fitted_grid`): a `.csv` output never makes, smooths, thins or lays out curves
+    (a million-row log spent seconds there). The smoothing asked of `fitting` is read now,
+    while it is set."""
     weight = _SMOOTH.get()
+
+    def make():
+        drawn = curves() if callable(curves) else curves
+        return _fitted_grid(drawn, order, subtitle, weight, **options)()
+
+    return make
+
+
+def _fitted_grid(curves: pl.DataFrame, order, subtitle: str | list[str], weight, **options):
+    """The training grid of `curves`, fitted to what it can show (panels, points per line),
+    with the subtitle saying what was left out; smoothed first with `weight` (None: by the
+    curves' length; every logged point counts in the average, before any is thinned out)."""
     longest = _longest_curve(curves)
     if weight is None and longest >= AUTO_SMOOTH_FROM:
         weight = auto_weight(longest)
@@ -454,7 +468,8 @@ def _one_length(table: pl.DataFrame) -> bool:
 
 def _scores_chart(runs, files, benchmarks, columns, title, named) -> tuple[object, pl.DataFrame]:
     """Score logs: a point per benchmark for one evaluation, else the grid over steps."""
-    curves, order, table = score_logs.score_curves(runs, benchmarks)
+    scores, order = score_logs.score_table(runs, benchmarks)
+    table = score_logs.by_benchmark(scores)
     training = all(r.kind == "training score" for r in runs if r.scores is not None)
     one = table["step"].is_null().all() or (table["step"].n_unique() == 1 and not training)
     if one:  # one evaluation: a point per benchmark, their mean (if drawn) last and apart
@@ -511,7 +526,7 @@ def _scores_chart(runs, files, benchmarks, columns, title, named) -> tuple[objec
             "does not say how many prompts a batch held)"
         )
     chart = _grid(
-        curves,
+        lambda: score_logs.drawn_curves(scores),
         order,
         subtitle,
         title=title

@@ -45,7 +45,53 @@ def score_curves(
     runs: Sequence[Loaded], benchmarks: Sequence[str] | None = None
 ) -> tuple[pl.DataFrame, list[str], pl.DataFrame]:
     """Curves for `charts.training_dynamics` from per-step score logs, the benchmarks in the log's
-    order (or in `benchmarks` order, keeping only those), and the table behind the curves.
+    order (or in `benchmarks` order, keeping only those), and the table behind the curves
+    (`score_table`, sorted by benchmark and step)."""
+    scores, order = score_table(runs, benchmarks)
+    return drawn_curves(scores), order, by_benchmark(scores)
+
+
+def by_benchmark(scores: pl.DataFrame) -> pl.DataFrame:
+    """`scores` sorted by benchmark, then step. A long log's million rows sorted on the text
+    column took half a second: here the benchmarks' few names are ranked once and the rows
+    sorted on one integer; where a name or step is missing, or a benchmark holds a step
+    twice (an order the sort leaves open), polars sorts them as it did."""
+    import numpy as np
+
+    name, step = scores["benchmark"], scores["step"]
+    if not scores.height or name.null_count() or step.null_count():
+        return scores.sort("benchmark", "step")
+    names = sorted(name.unique().to_list())
+    rank = name.replace_strict(names, range(len(names)), return_dtype=pl.Int64).to_numpy()
+    steps = step.to_numpy().astype(np.int64)
+    low, span = int(steps.min()), int(steps.max()) - int(steps.min()) + 1
+    if span * len(names) >= 2**62:
+        return scores.sort("benchmark", "step")
+    key = rank * span + (steps - low)
+    order = np.argsort(key, kind="stable")
+    if (np.diff(key[order]) == 0).any():
+        return scores.sort("benchmark", "step")
+    return scores.select(pl.all().gather(pl.Series(order, dtype=pl.UInt32)))
+
+
+def drawn_curves(scores: pl.DataFrame) -> pl.DataFrame:
+    """The curves the training grid draws from `score_table`'s scores (a chart's only: a
+    `.csv` output writes the table and never pays for these)."""
+    return curves(
+        scores,
+        iteration="step",
+        accuracy="score",
+        tokens="tokens" if "tokens" in scores.columns else None,
+        lo="lo",
+        hi="hi",
+    )
+
+
+def score_table(
+    runs: Sequence[Loaded], benchmarks: Sequence[str] | None = None
+) -> tuple[pl.DataFrame, list[str]]:
+    """The scores behind a score log's curves (unsorted) and the benchmarks in the log's
+    order (or in `benchmarks` order, keeping only those).
 
     Accuracy comes from the one log with validation scores (or, failing that, training
     scores); its Wilson 95% band counts the benchmark's problems where the size is known.
@@ -101,15 +147,7 @@ def score_curves(
             own = training_panels(run, benchmarks)
             scores = pl.concat([scores, own], how="diagonal_relaxed")
             order += own["benchmark"].unique(maintain_order=True).to_list()
-    drawn = curves(
-        scores,
-        iteration="step",
-        accuracy="score",
-        tokens="tokens" if "tokens" in scores.columns else None,
-        lo="lo",
-        hi="hi",
-    )
-    return drawn, order, scores.sort("benchmark", "step")
+    return scores, order
 
 
 MEAN_OF = "mean of "  # the name of the benchmarks' mean panel: this, then "N benchmarks"

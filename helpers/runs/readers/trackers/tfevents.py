@@ -197,18 +197,13 @@ def read_scalars(path: str | Path) -> pl.DataFrame:
 
 def scalars_from(path: Path, start: int = 0, number: int = 0) -> tuple[pl.DataFrame, int, int]:
     """The scalars of the whole records from byte `start` on (`read_scalars`' rows, numbered
-    on from `number`), the offset after the last whole record, and its number."""
-    rows, end = [], start
-    for record in records_from(path, start, number):
-        number, data, end = record
-        try:
-            parsed = _scalars(data)
-        except (ValueError, IndexError, struct.error):
-            raise DataError(path, "a TensorBoard Event record", row=number) from None
-        if parsed is not None:
-            step, found = parsed
-            rows += [(step, tag, value, number) for tag, value in found]
-    return pl.DataFrame(rows, schema=SCALARS, orient="row"), end, number
+    on from `number`), the offset after the last whole record, and its number: read many
+    records at a time (`tfevents_bulk`), checked and decoded as `records_from` and
+    `_scalars` do one at a time."""
+    from helpers.runs.readers.trackers.tfevents_bulk import scalars
+
+    regular_file(path)
+    return scalars(path, start, number)
 
 
 def event_files(folder: Path) -> list[Path]:
@@ -274,6 +269,16 @@ def widen(scalars: list[pl.DataFrame]) -> pl.DataFrame:
     every = pl.concat([frame.with_columns(file=pl.lit(i)) for i, frame in enumerate(scalars)])
     if every.height == 0:  # event files with no scalar (an aborted launch's text summaries)
         return pl.DataFrame(schema={"step": pl.Int64, "__line": pl.Int64})
+    from helpers.runs.readers.trackers.tfevents_bulk import wide as fast
+
+    tags = every["tag"].unique(maintain_order=True)
+    renamed = tags.to_frame().select(_trainer_names(pl.col("tag")))["tag"].to_list()
+    names = list(dict.fromkeys(renamed))
+    number = {name: i for i, name in enumerate(names)}
+    codes = every["tag"].replace_strict(tags, [number[r] for r in renamed], return_dtype=pl.Int64)
+    table = fast(every, codes.to_numpy(), names)
+    if table is not None:
+        return table
     every = (
         every.with_columns(tag=_trainer_names(pl.col("tag")))
         .sort("file", "record")

@@ -164,28 +164,108 @@ def scan(path: Path, history: History | None = None, *, quick: bool = False) -> 
 
 
 def _scan_into(run: Run, records: Records, history: History | None, quick: bool = False) -> None:
-    """The records' run record, config, exit and history, added to `run` and `history`."""
-    for number, offset, data in records:
-        try:
-            for kind, _, v in fields(data):
-                if kind == 2:
-                    run.histories += 1
-                    if quick and run.run_id:
-                        return
-                    if history is not None:
-                        history.add(number, *_history(v))
-                elif kind == 17:
-                    _run_record(run, v)
-                elif kind == 18:
-                    run.exited = True
-                elif kind == 5:
-                    _changes(v, run.config)
-                elif kind == 3 and not run.histories:
-                    _changes(v, run.summary)
-        except (ValueError, IndexError, struct.error):
-            what = "a W&B record holding a Record protocol buffer"
-            raise records.error(what, offset, number) from None
+    """The records' run record, config, exit and history, added to `run` and `history` (the
+    history records a batch at a time: `_Batch`)."""
+    batch = _Batch(records, history)
+    try:
+        for number, offset, data in records:
+            one = _only(data)
+            if one is not None and (one[0] == 2 and history is not None and not quick):
+                run.histories += 1
+                batch.add(number, offset, one[1])
+                continue
+            if one is not None and one[0] == 3 and run.histories:  # a summary, not kept
+                continue
+            try:
+                for kind, _, v in fields(data):
+                    if kind == 2:
+                        run.histories += 1
+                        if quick and run.run_id:
+                            return
+                        if history is not None:
+                            batch.add(number, offset, v)
+                    elif kind == 17:
+                        _run_record(run, v)
+                    elif kind == 18:
+                        run.exited = True
+                    elif kind == 5:
+                        _changes(v, run.config)
+                    elif kind == 3 and not run.histories:
+                        _changes(v, run.summary)
+            except (ValueError, IndexError, struct.error):
+                batch.flush()  # a history record before this one may be the damaged one
+                what = "a W&B record holding a Record protocol buffer"
+                raise records.error(what, offset, number) from None
+    except DataError:
+        batch.flush()
+        raise
+    batch.flush()
     run.unread = records.unread
+
+
+def _only(data: bytes) -> tuple[int, bytes] | None:
+    """(field, value) of a Record that is its number and one length-delimited field (a
+    history or summary record, as wandb writes them), read without the general decoder
+    (thirty thousand records went through it field by field); None for any other."""
+    if len(data) < 4 or data[0] != 0x08:
+        return None
+    try:
+        _, at = varint(data, 1)
+        key = data[at]
+        if key & 7 != 2 or key & 0x80:
+            return None
+        size, start = varint(data, at + 1)
+    except IndexError:
+        return None
+    return (key >> 3, data[start:]) if start + size == len(data) else None
+
+
+class _Batch:
+    """History records gathered to be decoded together (`wandb_history.decode`), up to SIZE
+    bytes at a time; those it leaves are read here, field by field, in their place."""
+
+    SIZE = 16 * 2**20
+
+    def __init__(self, records: Records, history: History | None) -> None:
+        self.records, self.history = records, history
+        self.payloads: list[bytes] = []
+        self.numbers: list[int] = []
+        self.offsets: list[int] = []
+        self.size = 0
+
+    def add(self, number: int, offset: int, data: bytes) -> None:
+        self.payloads.append(data)
+        self.numbers.append(number)
+        self.offsets.append(offset)
+        self.size += len(data)
+        if self.size >= self.SIZE:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.payloads or self.history is None:
+            return
+        from helpers.runs.readers.trackers.wandb_history import decode
+
+        payloads, numbers, offsets = self.payloads, self.numbers, self.offsets
+        self.payloads, self.numbers, self.offsets, self.size = [], [], [], 0
+        frame, slow = decode(payloads, numbers, _step_of)
+        rows = History()
+        for i in slow:
+            try:
+                rows.add(numbers[i], *_history(payloads[i]))
+            except (ValueError, IndexError, struct.error):
+                what = "a W&B record holding a Record protocol buffer"
+                raise self.records.error(what, offsets[i], numbers[i]) from None
+        parts = [p for p in (frame, rows.frame() if rows else None) if p is not None]
+        if len(parts) > 1:
+            joined = pl.concat(parts, how="diagonal")
+            parts = [joined.sort("__line", maintain_order=True)]
+        self.history.extend(parts[0])
+
+
+def _step_of(data: bytes) -> int:
+    """A HistoryRecord's step (HistoryStep's num), where it logged no `_step`."""
+    return _history(data)[1]
 
 
 class Following:
@@ -213,15 +293,18 @@ class Following:
 
 
 class History:
-    """A run's history as it is read: one row per history record, one text column per key
-    (filled as records come, so a long run's two million values are never held twice)."""
+    """A run's history as it is read: one row per history record, one text column per key.
+    Rows come as frames (`extend`, a batch of records decoded together) or one at a time
+    (`add`: console lines, a summary), kept in the order they came."""
 
     def __init__(self) -> None:
-        self.columns: dict[str, list[str | None]] = {}
-        self.lines: list[int] = []  # each row's record number
+        self.parts: list[pl.DataFrame] = []
+        self.columns: dict[str, list[str | None]] = {}  # the rows added one at a time
+        self.lines: list[int] = []  # each such row's record number
+        self.rows = 0  # rows in `parts`
 
     def __len__(self) -> int:
-        return len(self.lines)
+        return self.rows + len(self.lines)
 
     def add(self, number: int, items: list[tuple[str, str | None]], step: int) -> None:
         """One record's items; `_step` from the record's step where no `_step` was logged."""
@@ -241,17 +324,33 @@ class History:
             else:
                 column.append(value)
 
-    def frame(self) -> pl.DataFrame:
-        """The rows, every column text; `__line` the record number."""
+    def extend(self, frame: pl.DataFrame) -> None:
+        """Rows decoded together: String columns and `__line`, after those added so far."""
+        self._close()
+        self.parts.append(frame)
+        self.rows += frame.height
+
+    def _close(self) -> None:
+        """The rows added one at a time as a frame part."""
+        if not self.lines:
+            return
         rows = len(self.lines)
         for column in self.columns.values():
             column.extend([None] * (rows - len(column)))
+        frame = pl.DataFrame(self.columns, schema=dict.fromkeys(self.columns, pl.String))
+        self.parts.append(frame.with_columns(__line=pl.Series(self.lines, dtype=pl.Int64)))
+        self.rows += rows
+        self.columns, self.lines = {}, []
+
+    def frame(self) -> pl.DataFrame:
+        """The rows, every column text; `__line` the record number."""
+        self._close()
+        if len(self.parts) > 1:
+            self.parts = [pl.concat(self.parts, how="diagonal")]
+        frame = self.parts[0] if self.parts else pl.DataFrame({"__line": []}, {"__line": pl.Int64})
         # W&B keeps no order of the keys in a record: by name, the step first
-        names = sorted(self.columns, key=lambda c: (c != "_step", c))
-        frame = pl.DataFrame(
-            {c: self.columns[c] for c in names}, schema={c: pl.String for c in names}
-        )
-        return frame.with_columns(__line=pl.Series(self.lines, dtype=pl.Int64))
+        names = sorted((c for c in frame.columns if c != "__line"), key=lambda c: (c != "_step", c))
+        return frame.select(*names, "__line")
 
 
 def _summary_file(folder: Path) -> dict[str, str | None]:
