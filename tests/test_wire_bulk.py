@@ -151,7 +151,7 @@ def test_event_records_read_together_as_one_at_a_time(tmp_path):
     others (two values in one event, a text summary) in one file: the rows `_scalars` gives
     one record at a time, in record order; the walk finds the same starts where sizes
     repeat and where they stop repeating."""
-    from helpers.runs.readers.trackers import tfevents
+    from helpers.runs.readers.trackers import tfevents, tfevents_event
 
     records = [_event(0, "train/loss", 0.5)]
     records += [_event(s, f"t{s % 3}", s / 7) for s in range(1, 3000)]
@@ -163,10 +163,10 @@ def test_event_records_read_together_as_one_at_a_time(tmp_path):
     path.write_bytes(_framed(records))
     rows = []
     for number, data in tfevents.records(path):
-        parsed = tfevents._scalars(data)
+        parsed = tfevents_event._scalars(data)
         if parsed:
             rows += [(parsed[0], t, v, number) for t, v in parsed[1]]
-    want = pl.DataFrame(rows, schema=tfevents.SCALARS, orient="row")
+    want = pl.DataFrame(rows, schema=tfevents_event.SCALARS, orient="row")
     frame, end, number = tfevents_bulk.scalars(path, 0, 0)
     assert frame.equals(want) and end == path.stat().st_size and number == len(records)
     starts, cut = tfevents_bulk.walk(path.read_bytes()[:-5], 0)

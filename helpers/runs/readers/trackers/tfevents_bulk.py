@@ -16,7 +16,7 @@ records of a window:
     Value    tag = 1 (0x0A), simple_value = 2 (0x15, float)
 
 Every other record (the file_version, text summaries, several values an event, TF 2's
-tensors) is decoded by `tfevents._scalars` as before, and the rows keep record order.
+tensors) is decoded by `tfevents_event._scalars` as before, and the rows keep record order.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ import numpy as np
 import polars as pl
 
 from helpers.errors import DataError
+from helpers.runs.readers.trackers.tfevents_event import SCALARS, _scalars
 from helpers.runs.readers.wire.bulk import Crcs, codes, lengths, unaligned, varints
 
 FORETELL_AFTER = 256  # records walked one at a time before the next are foretold
@@ -152,9 +153,7 @@ def _simple(u8: np.ndarray, begin: np.ndarray, end: np.ndarray) -> tuple:
 
 def _rows(path: Path, u8: np.ndarray, starts: np.ndarray, numbers: np.ndarray) -> list:
     """The scalars of the window's records (`starts` in `u8`, numbered `numbers`) as frames
-    (`tfevents.SCALARS`' columns) in record order."""
-    from helpers.runs.readers.trackers.tfevents import SCALARS, _scalars
-
+    (`SCALARS`' columns) in record order."""
     sizes = unaligned(u8, "<u8")[starts]
     begin = starts + 12
     fits, step, tag, tag_size, value = _simple(u8, begin, begin + sizes.astype(np.int64))
@@ -195,8 +194,6 @@ def scalars(path: Path, start: int, number: int) -> tuple[pl.DataFrame, int, int
     its checksum, or that does not decode, is a DataError naming it (the first such); one cut
     short at the end ends the reading."""
     import mmap
-
-    from helpers.runs.readers.trackers.tfevents import SCALARS
 
     frames = [pl.DataFrame(schema=SCALARS)]
     with path.open("rb") as handle:
