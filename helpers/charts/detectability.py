@@ -9,7 +9,7 @@ import altair as alt
 import polars as pl
 
 from helpers.charts import labels as place
-from helpers.charts._common import plot_size, redrawable
+from helpers.charts._common import plot_size, redrawable, stated_ticks
 from helpers.charts._tooltips import tip
 from helpers.charts.labels import HALO, LEADER, Axis, with_label_positions
 from helpers.charts.text_metrics import FONT_SIZE, text_width, wrapped
@@ -25,6 +25,9 @@ SUBTITLE = [
 ]
 POINTS = "format(datum.value * 100, '.0f')"  # differences in percentage points, unsigned
 PANEL = (300, 200)  # px: a panel's plot
+# the power axis runs a little past 100%: room above the curves' plateau for the labels of
+# points on it (000's and 003's MATH500 points sat boxed in by curves on every side)
+HEADROOM = 1.1
 
 
 @redrawable
@@ -65,7 +68,12 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
         .scale(nice=False)  # spanning the panel's curves exactly, as its labels were placed
         .axis(labelExpr=POINTS)
     )
-    y = alt.Y("power:Q").title("Power").scale(domain=[0, 1]).axis(format=".0%")
+    y = (
+        alt.Y("power:Q")
+        .title("Power")
+        .scale(domain=[0, HEADROOM], nice=False)
+        .axis(format=".0%", **stated_ticks([0, 0.2, 0.4, 0.6, 0.8, 1.0]))
+    )
     tooltip = [
         tip("figure:N", "Figure"),
         tip("comparison:N", "Comparison"),
@@ -137,7 +145,7 @@ def _labelled(size: tuple[float, float], rows: pl.DataFrame) -> pl.DataFrame:
             )
         )
         avoid = place.hrules([0.8], xdom) + axis + place.points(gaps["difference"], gaps["power"])
-        xaxis, yaxis = Axis(xdom, size[0]), Axis([0.0, 1.0], size[1], flip=True)
+        xaxis, yaxis = Axis(xdom, size[0]), Axis([0.0, HEADROOM], size[1], flip=True)
         for curve in curves.partition_by("comparison", maintain_order=True):
             pixels = [
                 (xaxis.to_px(x), yaxis.to_px(y))

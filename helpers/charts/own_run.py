@@ -386,10 +386,11 @@ def _grid_look(
         y_by={
             shown: alt.Y("value:Q")
             .title(y_title if shown else None)
-            # padded, so no end label sticks out past the plot (lifting its panel's title);
-            # a tick within 6 px of the plot's edge has its label pulled inside it (flush)
-            .scale(zero=not banded, nice=False, padding=7)
-            .axis(format=acc_format, tickCount=4, minExtent=Y_AXIS, labelFlush=False, labelBound=1)
+            # rounded to the ticks (as many as the axis asks for): every panel's end labels
+            # then sit on its edges alike, so no panel's title is lifted above another's, and
+            # every label is on its tick (a label pulled in, or one left out, misled)
+            .scale(zero=not banded, nice=4)
+            .axis(format=acc_format, tickCount=4, minExtent=Y_AXIS, labelFlush=False)
             for shown in (True, False)
         },
         band_by={shown: alt.Y("lo:Q").title(y_title if shown else None) for shown in (True, False)},
@@ -414,8 +415,8 @@ def _length_y(title: str | None) -> alt.Y:
     return (
         alt.Y("tokens:Q")
         .title(title and _two_lines(title))
-        .scale(zero=False, nice=False, padding=7)
-        .axis(format="~s", tickCount=3, minExtent=Y_AXIS, labelFlush=False, labelBound=1)
+        .scale(zero=False, nice=2)
+        .axis(format="~s", tickCount=2, minExtent=Y_AXIS, labelFlush=False)
     )
 
 

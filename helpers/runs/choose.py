@@ -183,8 +183,10 @@ def _fitted_grid(curves: pl.DataFrame, order, subtitle: str | list[str], weight,
     if weight:
         curves = smoothed(curves, weight)
         said = (
-            f"solid: moving average (EMA, weight {weight:g}, bias-corrected as TensorBoard "
-            "smooths); faint: as logged"
+            f"solid: the score's moving average (EMA, weight {weight:g}, bias-corrected as "
+            "TensorBoard smooths); faint: the score as logged"
+            # the lengths are not smoothed, and a solid length line read as if it were
+            + ("; response length as logged" if (curves["metric"] == "token length").any() else "")
         )
         subtitle = [*([subtitle] if isinstance(subtitle, str) else subtitle), said]
     means = [b for b in order or () if b.startswith(score_logs.MEAN_OF)]
