@@ -23,6 +23,9 @@ SUBTITLE = [
     "another are comparisons on as many problems at about the same accuracy: the same chance;",
     "a figure with two comparisons on one benchmark draws two lines in its colour",
 ]
+DOUBTFUL = (
+    "hollow: a reading past the paper's own axis, which cannot be right as read (notebook 001)"
+)
 POINTS = "format(datum.value * 100, '.0f')"  # differences in percentage points, unsigned
 PANEL = (300, 200)  # px: a panel's plot
 # the power axis runs a little past 100%: room above the curves' plateau for the labels of
@@ -64,7 +67,7 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
     fill, stroke, dash, shape = _figure_channels(figures, gaps["panel"].n_unique(), columns, size)
     x = (
         alt.X("difference:Q")
-        .title("Difference in accuracy (percentage points)")
+        .title("Size of the difference (percentage points)")
         .scale(nice=False)  # spanning the panel's curves exactly, as its labels were placed
         .axis(labelExpr=POINTS)
     )
@@ -94,6 +97,17 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
         .encode(x=x, y=y, fill=fill, shape=shape, tooltip=tooltip)
         .transform_filter("datum.layer == 'gap'")
     )
+    hollow = (  # a reading that cannot be right as read: its point emptied, a ring in its colour
+        alt.Chart()  # (drawn for every point, seen only on those: an empty layer warned)
+        .mark_point(filled=True, size=22, color="white")
+        .encode(
+            x=x,
+            y=y,
+            shape=shape,
+            opacity=alt.condition(alt.datum.doubtful, alt.value(1), alt.value(0)),
+        )
+        .transform_filter("datum.layer == 'gap'")
+    )
     threshold = alt.Chart().mark_rule(strokeDash=[5, 3], color="#79706e").encode(y=alt.datum(0.8))
     rows = _labelled(
         size,
@@ -108,7 +122,7 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
             )
             .select(
                 "figure", "comparison", "difference", "power", "panel", "problems",
-                "shown_points", "smallest_points", "label",
+                "shown_points", "smallest_points", "label", "doubtful",
             )
             .with_columns(layer=pl.lit("gap")),
         ],
@@ -116,13 +130,14 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
     ))  # fmt: skip
     order = list(dict.fromkeys(rows.sort("problems", maintain_order=True)["panel"]))
     return (
-        alt.layer(lines, threshold, points, *_label_layers(rows), data=_without_nulls(rows))
+        alt.layer(lines, threshold, points, hollow, *_label_layers(rows), data=_without_nulls(rows))
         .properties(width=size[0], height=size[1])
         .facet(alt.Facet("panel:N").title(None).sort(order), columns=columns)
         .resolve_scale(x="independent")  # each panel its own x axis, spanning its own curves
         .properties(
             title=alt.Title(
-                "Could the benchmark see it? Power against difference", subtitle=SUBTITLE
+                "Could the benchmark see it? Power against difference",
+                subtitle=SUBTITLE + [DOUBTFUL] * bool(gaps["doubtful"].any()),
             )
         )
     )
@@ -155,7 +170,11 @@ def _labelled(size: tuple[float, float], rows: pl.DataFrame) -> pl.DataFrame:
             avoid += place.line(kept["difference"], kept["power"], 1.5)
         placed += [
             curves,
-            with_label_positions(gaps, "difference", "power", "label", xaxis, yaxis, avoid=avoid),
+            _leaders_everywhere(
+                with_label_positions(
+                    gaps, "difference", "power", "label", xaxis, yaxis, avoid=avoid, centred=True
+                )
+            ),
         ]
     return pl.concat(placed, how="diagonal_relaxed")
 
@@ -185,32 +204,36 @@ def _simplified(pixels: list[tuple[float, float]], first: int, last: int) -> lis
     return _simplified(pixels, first, at)[:-1] + _simplified(pixels, at, last)
 
 
+def _leaders_everywhere(placed: pl.DataFrame) -> pl.DataFrame:
+    """Every label given a leader, of no length at its point where it has none: in a facet, a
+    layer with no rows in a panel gives its fields an empty extent, which Vega warns of."""
+    if "leader_x" not in placed.columns:
+        placed = placed.with_columns(
+            leader_x=None, leader_y=None, leader_x2=None, leader_y2=None
+        ).cast({f"leader_{k}": pl.Float64 for k in ("x", "y", "x2", "y2")})
+    return placed.with_columns(
+        leader_x=pl.col("leader_x").fill_null(pl.col("difference")),
+        leader_x2=pl.col("leader_x2").fill_null(pl.col("difference")),
+        leader_y=pl.col("leader_y").fill_null(pl.col("power")),
+        leader_y2=pl.col("leader_y2").fill_null(pl.col("power")),
+    )
+
+
 def _label_layers(rows: pl.DataFrame) -> list[alt.Chart]:
-    """The points' labels (one layer per alignment: align is a mark property), each over a
-    white halo where it crosses a line, and the leaders of labels set further out."""
+    """The points' labels, centred (one layer, every panel with rows in it), over white halos
+    shown where a label crosses a line, and the leaders of labels set further out. In a facet
+    every layer has rows in every panel: one without gave Vega an empty extent to warn of."""
     base = alt.Chart().transform_filter("datum.layer == 'gap'")
     x, y = alt.X("label_x:Q"), alt.Y("label_y:Q")
-    gaps = rows.filter(layer="gap")
-    layers = []
-    if "leader_x" in rows.columns:
-        layers.append(
-            base.transform_filter("isValid(datum.leader_x)")
-            .mark_rule(**LEADER)
-            .encode(
-                x=alt.X("leader_x:Q"), y=alt.Y("leader_y:Q"), x2="leader_x2:Q", y2="leader_y2:Q"
-            )
-        )
-    for a in sorted(set(gaps["label_align"])):
-        aligned = base.transform_filter(alt.datum.label_align == a)
-        text = {"align": a, "baseline": "middle", "fontSize": FONT_SIZE}
-        if gaps.filter(label_align=a, label_halo=True).height:
-            layers.append(
-                aligned.transform_filter(alt.datum.label_halo)
-                .mark_text(**text, **HALO)
-                .encode(x=x, y=y, text="label:N")
-            )
-        layers.append(aligned.mark_text(**text).encode(x=x, y=y, text="label:N"))
-    return layers
+    text = {"align": "center", "baseline": "middle", "fontSize": FONT_SIZE}
+    halo = alt.condition(alt.datum.label_halo, alt.value(1), alt.value(0))
+    return [
+        base.mark_rule(**LEADER).encode(
+            x=alt.X("leader_x:Q"), y=alt.Y("leader_y:Q"), x2="leader_x2:Q", y2="leader_y2:Q"
+        ),
+        base.mark_text(**text, **HALO).encode(x=x, y=y, text="label:N", opacity=halo),
+        base.mark_text(**text).encode(x=x, y=y, text="label:N"),
+    ]
 
 
 def _figure_channels(

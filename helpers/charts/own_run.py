@@ -416,7 +416,14 @@ def _length_y(title: str | None) -> alt.Y:
         alt.Y("tokens:Q")
         .title(title and _two_lines(title))
         .scale(zero=False, nice=2)
-        .axis(format="~s", tickCount=2, minExtent=Y_AXIS, labelFlush=False)
+        # "0", not the "0k" a shared SI prefix gives the axis's origin
+        .axis(
+            format="~s",
+            tickCount=2,
+            minExtent=Y_AXIS,
+            labelFlush=False,
+            labelExpr="datum.value == 0 ? '0' : datum.label",
+        )
     )
 
 
@@ -510,7 +517,10 @@ def _logged(look: _Look, base: alt.Chart, i: int, first: bool, *, faint: bool) -
     opacity = {"opacity": 0.3} if faint else {}  # the logged points under their average
     return (
         base.transform_filter(alt.expr.isValid(alt.datum.value))
-        .mark_line(point=look.marker, strokeWidth=1.6, color=look.colour, **opacity)
+        # round joins: a mitred spike of a noisy curve ran past the value it reached
+        .mark_line(
+            point=look.marker, strokeWidth=1.6, color=look.colour, strokeJoin="round", **opacity
+        )
         .encode(y=look.y_by[first], tooltip=look.accuracy_tips)
         .properties(name=f"accuracy {i}")
     )
@@ -520,7 +530,7 @@ def _average(look: _Look, base: alt.Chart, i: int, first: bool) -> alt.Chart:
     """The accuracy's moving average, solid."""
     return (
         base.transform_filter(alt.expr.isValid(alt.datum.smoothed))
-        .mark_line(strokeWidth=2.2, color=look.colour)
+        .mark_line(strokeWidth=2.2, color=look.colour, strokeJoin="round")
         .encode(
             y=alt.Y("smoothed:Q").title(look.y_title if first else None),
             tooltip=[*look.tips, tip("smoothed:Q", "Moving average", ".3f")],
@@ -535,7 +545,10 @@ def _length(look: _Look, i: int, panel, x_shown: bool, y: alt.Y) -> alt.Chart:
         alt.Chart()
         .transform_filter(panel & alt.expr.isValid(alt.datum.tokens))
         .mark_line(
-            point=look.marker and look.length_marker, strokeWidth=1.6, color=COLOURS["token length"]
+            point=look.marker and look.length_marker,
+            strokeWidth=1.6,
+            color=COLOURS["token length"],
+            strokeJoin="round",
         )
         .encode(x=look.x_by[x_shown], y=y, tooltip=look.length_tips)
         .properties(name=f"length {i}", width=look.width, height=65)

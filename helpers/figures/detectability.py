@@ -68,6 +68,14 @@ def _value(resource: str, benchmark: str, name: str) -> float:
     return float(row.item())
 
 
+def _past_the_axis() -> list[str]:
+    """The benchmarks whose 001 reading lies past the paper's own axis (notebook 001)."""
+    from helpers.figures import training_dynamics
+
+    axes = training_dynamics.against_published_axes(data.load("training_dynamics"), {})
+    return axes.filter("beyond_axis")["benchmark"].to_list()
+
+
 def gaps(alpha: float = 0.05, power: float = 0.8) -> pl.DataFrame:
     """Each difference a figure shows, its benchmark's size, the smallest difference that size
     detects (two runs compared unpaired: the papers give no per-problem answers) and the power
@@ -87,8 +95,9 @@ def gaps(alpha: float = 0.05, power: float = 0.8) -> pl.DataFrame:
         (the baseline) and accuracy_b (the method) as fractions, difference (b - a),
         minimum_detectable_difference and power (both at the two accuracies' mean), detectable
         (the difference, either way, at least that minimum), figure (the legend's name for
-        the document), panel (the benchmark, its spellings joined, and its size) and label
-        (the comparison in short, with its signed difference in points).
+        the document), panel (the benchmark, its spellings joined, and its size), label
+        (the comparison in short, with its signed difference in points) and doubtful (a
+        001 reading past the paper's own axis: it cannot be right as read).
 
     Examples
     --------
@@ -116,6 +125,7 @@ def gaps(alpha: float = 0.05, power: float = 0.8) -> pl.DataFrame:
             }
         )
     return pl.DataFrame(rows).with_columns(
+        doubtful=(pl.col("document") == "001") & pl.col("benchmark").is_in(_past_the_axis()),
         detectable=pl.col("difference").abs() >= pl.col("minimum_detectable_difference"),
         figure=pl.col("document").replace_strict(FIGURES),
         label=pl.format(
