@@ -109,9 +109,26 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
         .transform_filter("datum.layer == 'gap'")
     )
     threshold = alt.Chart().mark_rule(strokeDash=[5, 3], color="#79706e").encode(y=alt.datum(0.8))
-    rows = _labelled(
-        size,
-        pl.concat(
+    rows = _labelled(size, _rows(curves, gaps))
+    order = list(dict.fromkeys(rows.sort("problems", maintain_order=True)["panel"]))
+    return (
+        alt.layer(lines, threshold, points, hollow, *_label_layers(rows), data=_without_nulls(rows))
+        .properties(width=size[0], height=size[1])
+        .facet(alt.Facet("panel:N").title(None).sort(order), columns=columns)
+        .resolve_scale(x="independent")  # each panel its own x axis, spanning its own curves
+        .properties(
+            title=alt.Title(
+                "Could the benchmark see it? Power against difference",
+                subtitle=SUBTITLE + [DOUBTFUL] * bool(gaps["doubtful"].any()),
+            )
+        )
+    )
+
+
+def _rows(curves: pl.DataFrame, gaps: pl.DataFrame) -> pl.DataFrame:
+    """`detectability`'s data: the curves' rows (`layer` "curve") and the figures' differences
+    (`layer` "gap"), drawn at their size, their signed value kept for the tooltip."""
+    return pl.concat(
         [
             curves.select("figure", "comparison", "difference", "power", "panel", "problems")
             .with_columns(layer=pl.lit("curve")),
@@ -127,20 +144,7 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
             .with_columns(layer=pl.lit("gap")),
         ],
         how="diagonal_relaxed",
-    ))  # fmt: skip
-    order = list(dict.fromkeys(rows.sort("problems", maintain_order=True)["panel"]))
-    return (
-        alt.layer(lines, threshold, points, hollow, *_label_layers(rows), data=_without_nulls(rows))
-        .properties(width=size[0], height=size[1])
-        .facet(alt.Facet("panel:N").title(None).sort(order), columns=columns)
-        .resolve_scale(x="independent")  # each panel its own x axis, spanning its own curves
-        .properties(
-            title=alt.Title(
-                "Could the benchmark see it? Power against difference",
-                subtitle=SUBTITLE + [DOUBTFUL] * bool(gaps["doubtful"].any()),
-            )
-        )
-    )
+    )  # fmt: skip
 
 
 def _labelled(size: tuple[float, float], rows: pl.DataFrame) -> pl.DataFrame:
