@@ -484,19 +484,36 @@ def _priced(plot: _Plot, x: float, y: float, text: str, bold: bool) -> list[tupl
     """The spots for the label of the point at (x, y) with what they cost on `plot`: beside the
     point, then further out with a leader (each spot's rank in the preferences counted; not
     the search over the whole plot, which `_greedy` makes where these are all taken)."""
-    priced = []
-    for rank, (dx, dy, align) in enumerate(_CANDIDATES):
-        cost, halo = plot.cost(x, y, _box(x, y, dx, dy, align, text, bold), None)
-        priced.append((cost + rank * 0.5, Spot(dx, dy, align, halo)))
+    priced = list(_beside(plot, x, y, text, bold))
     far = [(dx, dy, align, rank * 0.5) for rank, (dx, dy, align) in enumerate(_FAR)]
     for dx, dy, align, extra in far:
         box = _box(x, y, dx, dy, align, text, bold)
         leader = _leader(box, x, y)
         if leader is not None:
             cost, halo = plot.cost(x, y, box, leader)
-            ends = (leader[0] - x, leader[1] - y, leader[2] - x, leader[3] - y)
-            priced.append((cost + extra, Spot(dx, dy, align, halo, ends)))
+            priced.append((cost + extra, Spot(dx, dy, align, halo, _ends(leader, x, y))))
     return priced
+
+
+def _beside(plot: _Plot, x: float, y: float, text: str, bold: bool):
+    """(cost, spot) of each spot beside the point at (x, y), in the order of preference, each
+    costing half a unit more than the one before it."""
+    for rank, (dx, dy, align) in enumerate(_CANDIDATES):
+        cost, halo = plot.cost(x, y, _box(x, y, dx, dy, align, text, bold), None)
+        yield cost + rank * 0.5, Spot(dx, dy, align, halo)
+
+
+def _ends(leader: Segment, x: float, y: float) -> tuple[float, float, float, float]:
+    """A leader's ends as offsets from its point (how a `Spot` keeps them)."""
+    return (leader[0] - x, leader[1] - y, leader[2] - x, leader[3] - y)
+
+
+def _drawn_leader(spot: Spot, x: float, y: float) -> Segment | None:
+    """A spot's leader as the segment drawn from the point at (x, y), or None."""
+    if spot.leader is None:
+        return None
+    sx, sy, ex, ey = spot.leader
+    return (x + sx, y + sy, x + ex, y + ey, LEADER["strokeWidth"])
 
 
 def _options(plot: _Plot, x: float, y: float, text: str, bold: bool, k: int) -> list[Spot]:
@@ -534,17 +551,11 @@ def _greedy(
         if fixed and i in fixed:
             best = fixed[i]
             box = _box(x, y, best.dx, best.dy, best.align, text, bold)
-            ends = best.leader
-            leader = None if ends is None else (x + ends[0], y + ends[1], x + ends[2], y + ends[3])
-            best_cost = plot.cost(x, y, box, leader and (*leader, LEADER["strokeWidth"]))[0]
+            best_cost = plot.cost(x, y, box, _drawn_leader(best, x, y))[0]
             _place(plot, x, y, box, best)
             spots[i], costs[i] = best, best_cost
             continue
-        best, best_cost = None, math.inf
-        for rank, (dx, dy, align) in enumerate(_CANDIDATES):
-            cost, halo = plot.cost(x, y, _box(x, y, dx, dy, align, text, bold), None)
-            if cost + rank * 0.5 < best_cost:
-                best, best_cost = Spot(dx, dy, align, halo), cost + rank * 0.5
+        best_cost, best = min(_beside(plot, x, y, text, bold), key=lambda priced: priced[0])
         if best_cost >= _ON_LINE:  # nothing free beside the point: further out, with a leader
             far = [(dx, dy, align, rank * 0.5) for rank, (dx, dy, align) in enumerate(_FAR)]
             for dx, dy, align, extra in far + _anywhere(x, y, width, height):
@@ -554,15 +565,12 @@ def _greedy(
                     continue
                 cost, halo = plot.cost(x, y, box, leader, bound=best_cost - extra)
                 if cost + extra < best_cost:
-                    ends = (leader[0] - x, leader[1] - y, leader[2] - x, leader[3] - y)
-                    best, best_cost = Spot(dx, dy, align, halo, ends), cost + extra
+                    best, best_cost = Spot(dx, dy, align, halo, _ends(leader, x, y)), cost + extra
         box = _box(x, y, best.dx, best.dy, best.align, text, bold)
         if best.leader is None and _distance(box, x, y) > DETACHED:  # joined, not left afloat
             leader = _leader(box, x, y)
             if leader is not None:
-                best = best._replace(
-                    leader=(leader[0] - x, leader[1] - y, leader[2] - x, leader[3] - y)
-                )
+                best = best._replace(leader=_ends(leader, x, y))
         _place(plot, x, y, box, best)
         spots[i], costs[i] = best, best_cost
     return spots, costs
@@ -571,10 +579,9 @@ def _greedy(
 def _place(plot: _Plot, x: float, y: float, box: Box, spot: Spot) -> None:
     """A label placed on `plot`: its box, and its leader where it has one."""
     plot.placed.append(box)
-    if spot.leader is not None:
-        sx, sy, ex, ey = spot.leader
-        plot.segments.append((x + sx, y + sy, x + ex, y + ey, LEADER["strokeWidth"]))
-        plot.leaders.append(plot.segments[-1])
+    if (leader := _drawn_leader(spot, x, y)) is not None:
+        plot.segments.append(leader)
+        plot.leaders.append(leader)
 
 
 def with_label_positions(

@@ -70,12 +70,7 @@ def _line_key(name: str, names: list[str]) -> alt.StrokeDash:
     return (
         alt.StrokeDash("line:N")
         .scale(domain=names, range=[LINES[n] for n in names])
-        .legend(
-            title=None,
-            orient="top",
-            symbolType="stroke",
-            symbolStrokeColor="#555555",
-        )
+        .legend(title=None, orient="top", symbolType="stroke", symbolStrokeColor="#555555")
     )
 
 
