@@ -25,6 +25,7 @@ CLEAR = 2.0  # px a label keeps clear of a line, beyond the line's own half-widt
 NEARER = 8.0  # px: a label is this much nearer its own point than any other, or it is ambiguous
 DETACHED = 12.0  # px: a label further than this from its point is joined to it by a leader
 GAP = 6.0  # px kept between two labels side by side (closer, they read as one)
+EDGE = 3.0  # px a label keeps from the plot's left and right edges
 HALO = {"stroke": "white", "strokeWidth": 3, "strokeJoin": "round"}
 
 # Where a label may go, in order of preference: beside the point, then above or below it,
@@ -276,14 +277,14 @@ def _distance(box: Box, x: float, y: float) -> float:
 
 
 def _leader(box: Box, x: float, y: float) -> Segment | None:
-    """A leader from the edge of the point at (x, y) to 2 px short of the label's box; None
-    where the box is too near the point for one (it sits on the point)."""
+    """A leader from the edge of the point at (x, y), touching it, to 2 px short of the
+    label's box; None where the box is too near the point for one (it sits on the point)."""
     cx, cy = min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3])
     length = math.hypot(cx - x, cy - y)
     if length < POINT_R + 6:
         return None
     ux, uy = (cx - x) / length, (cy - y) / length
-    start, end = POINT_R + 1.5, length - 2
+    start, end = POINT_R - 0.5, length - 2
     return (x + ux * start, y + uy * start, x + ux * end, y + uy * end, LEADER["strokeWidth"])
 
 
@@ -402,13 +403,34 @@ class _Plot:
             )
             near = [n for seg in self.segments if (n := _cross(leader, seg))]
             cost += sum(_LEADER_CROSSES + 4 * n for n in near)
+            cost += _AMBIGUOUS * self._starts_elsewhere(x, y, leader)
         crossed = [c for seg in self.segments if (c := _crossing(box, seg))]
         cost += sum(_ON_LINE + c for c in crossed)
         # a label over another's leader hides it under its halo: the leader then seemed to
         # start at this label, naming the wrong point
         cost += sum(_ON_LABEL for seg in self.leaders if _crossing(box, seg))
-        outside = max(0, -box[0]) + max(0, box[2] - self.width) + max(0, -box[1])
+        # a label's side on the plot's left or right edge runs into the axis or the frame
+        inside = (EDGE, self.width - EDGE)
+        outside = max(0, inside[0] - box[0]) + max(0, box[2] - inside[1]) + max(0, -box[1])
         return cost + outside * LINE_H * 2 + max(0, box[3] - self.height) * 40, bool(crossed)
+
+
+    def _starts_elsewhere(self, x: float, y: float, leader: Segment) -> bool:
+        """Whether a leader's end at its point (x, y) touches another mark too: another
+        point, or a line or bar that does not pass through the point itself. A reader
+        follows a leader to whatever its end touches."""
+        sx, sy = leader[0], leader[1]
+        if any(
+            math.hypot(sx - px, sy - py) < POINT_R + CLEAR
+            for px, py in self.centres
+            if (px, py) != (x, y)
+        ):
+            return True
+        return any(
+            _to_segment(sx, sy, seg) < seg[4] / 2 + CLEAR
+            for seg in self.segments
+            if _to_segment(x, y, seg) > POINT_R and seg not in self.leaders
+        )
 
 
 def _anywhere(x: float, y: float, width: float, height: float) -> list:
