@@ -116,9 +116,7 @@ def test_gain_and_growth_ranks():
 
 def test_against_published_axes_flags_impossible_readings():
     td = helpers.load("training_dynamics")
-    axes = training_dynamics.against_published_axes(
-        td, {"Total@temp_1.0": "total@temp_1.0", "KACYAN": "KAOYAN"}
-    )
+    axes = training_dynamics.against_published_axes(td)
     assert set(axes.filter("beyond_axis")["benchmark"]) == {
         "Total@temp_1.0",
         "AIME2024",

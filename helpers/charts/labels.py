@@ -414,7 +414,6 @@ class _Plot:
         outside = max(0, inside[0] - box[0]) + max(0, box[2] - inside[1]) + max(0, -box[1])
         return cost + outside * LINE_H * 2 + max(0, box[3] - self.height) * 40, bool(crossed)
 
-
     def _starts_elsewhere(self, x: float, y: float, leader: Segment) -> bool:
         """Whether a leader's end at its point (x, y) touches another mark too: another
         point, or a line or bar that does not pass through the point itself. A reader

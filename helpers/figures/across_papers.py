@@ -304,7 +304,7 @@ def off_axis() -> pl.DataFrame:
     """Notebook 001's check of its readings against the paper's Figure 5 axes
     (`training_dynamics.against_published_axes`), for the panels drawn here: group, low, high,
     tick_min, tick_max, beyond_axis. MATH500 and AIME2024 carry the same names in the paper."""
-    axes = training_dynamics.against_published_axes(data.load("training_dynamics"), {})
+    axes = training_dynamics.against_published_axes(data.load("training_dynamics"))
     return axes.filter(pl.col("benchmark").is_in(list(BENCHMARK_GROUPS))).select(
         pl.col("benchmark").replace_strict(BENCHMARK_GROUPS).alias("group"),
         "low",

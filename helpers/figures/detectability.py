@@ -72,7 +72,7 @@ def _past_the_axis() -> list[str]:
     """The benchmarks whose 001 reading lies past the paper's own axis (notebook 001)."""
     from helpers.figures import training_dynamics
 
-    axes = training_dynamics.against_published_axes(data.load("training_dynamics"), {})
+    axes = training_dynamics.against_published_axes(data.load("training_dynamics"))
     return axes.filter("beyond_axis")["benchmark"].to_list()
 
 

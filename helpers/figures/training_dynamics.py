@@ -103,7 +103,11 @@ def gain_and_growth(td: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def against_published_axes(td: pl.DataFrame, aliases: dict[str, str]) -> pl.DataFrame:
+# the description's spellings -> the panel titles printed in the paper's figure, where they differ
+PAPER_NAMES = {"Total@temp_1.0": "total@temp_1.0", "KACYAN": "KAOYAN"}
+
+
+def against_published_axes(td: pl.DataFrame, aliases: dict[str, str] = PAPER_NAMES) -> pl.DataFrame:
     """Each 001 reading against the tick range of the same panel in the paper's figure;
     `beyond_axis` marks readings that lie more than one tick step past the printed labels.
 
@@ -112,7 +116,7 @@ def against_published_axes(td: pl.DataFrame, aliases: dict[str, str]) -> pl.Data
     td : polars.DataFrame
         The `training_dynamics` resource: position, benchmark, accuracy_start, accuracy_end,
         accuracy_min, accuracy_max.
-    aliases : dict of str to str
+    aliases : dict of str to str, default PAPER_NAMES
         A description's benchmark label -> the paper's panel title, where they differ.
 
     Returns
@@ -125,8 +129,7 @@ def against_published_axes(td: pl.DataFrame, aliases: dict[str, str]) -> pl.Data
     Examples
     --------
     >>> import helpers
-    >>> names = {"Total@temp_1.0": "total@temp_1.0", "KACYAN": "KAOYAN"}
-    >>> axes = against_published_axes(helpers.load("training_dynamics"), names)
+    >>> axes = against_published_axes(helpers.load("training_dynamics"))
     >>> axes.filter("beyond_axis")["benchmark"].to_list()
     ['Total@temp_1.0', 'AIME2024', 'Chemistry', 'Physics']
     """
@@ -171,8 +174,7 @@ def flagged_names(axes: pl.DataFrame) -> dict[str, str]:
     the paper has no such panel. FLAGS_SAID says so in words.
 
     >>> import helpers
-    >>> names = {"Total@temp_1.0": "total@temp_1.0", "KACYAN": "KAOYAN"}
-    >>> axes = against_published_axes(helpers.load("training_dynamics"), names)
+    >>> axes = against_published_axes(helpers.load("training_dynamics"))
     >>> [t for t in flagged_names(axes).values() if t[-1] in (BEYOND, ABSENT)]
     ['Total@temp_1.0 †', 'AIME2024 †', 'BZ2024 ‡', 'Chemistry †', 'Physics †']
     """
