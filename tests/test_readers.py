@@ -28,6 +28,22 @@ def test_formats_are_recognised():
     ]
 
 
+def test_each_log_reads_as_the_typed_log_of_what_it_holds():
+    """Per-sample answers, per-step scores and a table of models each come back as their own
+    type, `holds` naming it, the rows of the other kinds None."""
+    frames = {"samples": "samples", "scores": "scores", "models": "models"}
+    for path, kind, want in [
+        (SKY, readers.SampleLog, "samples"),
+        (VAL, readers.ScoreLog, "scores"),
+        (OBS, readers.ModelTable, "models"),
+    ]:
+        log = readers.load(path)
+        assert type(log) is kind and log.holds == want
+        assert [k for k in frames if getattr(log, k) is not None] == [want]
+    lengths_only = readers.ScoreLog(VAL, "wandb")  # a training log of lengths, no score
+    assert lengths_only.scores is None and lengths_only.samples is None
+
+
 # ---- W&B ------------------------------------------------------------------------------------------
 
 

@@ -83,7 +83,7 @@ def test_problem_counts_name_the_log_that_cannot_be_counted(tmp_path, monkeypatc
     """When counting the logs together fails, each is counted alone to name the one that
     failed (here a log whose `correct` column holds text once read)."""
     from helpers.errors import DataError
-    from helpers.runs.readers import Loaded
+    from helpers.runs.readers import SampleLog
 
     good, bad = tmp_path / "good.parquet", tmp_path / "bad.parquet"
     _samples().write_parquet(good)
@@ -94,7 +94,7 @@ def test_problem_counts_name_the_log_that_cannot_be_counted(tmp_path, monkeypatc
         loaded = real(path, **options)
         if Path(path).name == "bad.parquet":  # counting fails: `correct` turned to text
             samples = loaded.samples.with_columns(correct=pl.col("benchmark").cast(pl.Int64))
-            return Loaded(path=loaded.path, format=loaded.format, samples=samples)
+            return SampleLog(loaded.path, loaded.format, samples=samples)
         return loaded
 
     monkeypatch.setattr(summarise, "load", load)

@@ -1,7 +1,8 @@
 """A researcher's own runs, in the order the data flows.
 
-1. `readers`: any run's files -> a `readers.Loaded` (per-sample answers, per-step scores or a
-   models table), format recognised from content.
+1. `readers`: any run's files -> a typed log (`readers.SampleLog` of per-sample answers,
+   `ScoreLog` of per-step scores and lengths, `ModelTable` of models), format recognised from
+   content.
 2. `summarise`: per-sample answers -> accuracy per benchmark and step with intervals counting
    problems, pass@k and response-length percentiles (the query in `query`, run by polars or,
    through `spark`, by Spark).

@@ -391,15 +391,12 @@ def _chart_of(runs, files, benchmarks, columns, title, problems) -> tuple[object
     if (
         stated
         and len(stated) < len(runs)
-        and all(r.samples is not None for r in runs if r not in stated)
+        and all(r.holds == "samples" for r in runs if r not in stated)
     ):
         runs = [r for r in runs if r not in stated]  # results beside their samples: checked
     else:
         stated = []
-    kinds = {
-        "models" if r.models is not None else "samples" if r.samples is not None else "scores"
-        for r in runs
-    }
+    kinds = {r.holds for r in runs}
     if len(kinds) > 1:
         detail = ", ".join(f"{r.path.name}: {r.format}" for r in runs)
         raise DataError(files[0], f"files of one format; got {detail}")

@@ -94,7 +94,7 @@ def log(run: str, table: pl.DataFrame, wrote: str, logs: Sequence[str], details=
 
 def run_accuracies(run) -> pl.DataFrame:
     """A run's accuracy per benchmark and step, with a Wilson 95% interval over problems where
-    the log says how many problems (a `Loaded`: per-sample answers or scores)."""
+    the log says how many problems (a `SampleLog` or a `ScoreLog`)."""
     from helpers.runs import summarise
 
     if run.samples is not None:

@@ -7,7 +7,8 @@ details, Inspect logs, tidy per-sample tables), aggregated results (lm-eval, lig
 scores tables (one row per model). A folder of per-checkpoint files is one run, its steps read
 from the folder names.
 
-`load` reads any run's log into one shape (`Loaded`): per-sample rows or per-step scores;
+`load` reads any run's log into one of three typed logs (each a `Loaded`): a `SampleLog` of
+per-sample rows, a `ScoreLog` of per-step scores and lengths, a `ModelTable` of models;
 `load_runs` reads each run of a tracker's store of several (W&B, TensorBoard, MLflow, trackio),
 and `PATH#RUN` names one of them.
 Reading never draws: the charts are chosen in `helpers.cli`, the numbers made in
@@ -23,6 +24,7 @@ from helpers.runs.readers.formats.evals import read_lm_eval, read_qwen_math
 from helpers.runs.readers.formats.leaderboards import read_scores
 from helpers.runs.readers.formats.metrics import read_metric_log
 from helpers.runs.readers.formats.tables import SAMPLE_COLUMNS, scan_samples
+from helpers.runs.readers.loaded import ModelTable, SampleLog, ScoreLog
 from helpers.runs.readers.runs import (
     Loaded,
     Store,
@@ -37,6 +39,9 @@ __all__ = [
     "Follow",
     "SAMPLE_COLUMNS",
     "Loaded",
+    "ModelTable",
+    "SampleLog",
+    "ScoreLog",
     "Store",
     "detect",
     "distinct_inputs",

@@ -14,7 +14,14 @@ from helpers.runs.readers.detect import detect
 from helpers.runs.readers.format import Where
 from helpers.runs.readers.formats import prime_rl_traces
 from helpers.runs.readers.formats.tables import SAMPLE_COLUMNS, scan_samples, scan_table
-from helpers.runs.readers.loaded import SCORE_COLUMNS, Loaded, decoding_alike, shared
+from helpers.runs.readers.loaded import (
+    SCORE_COLUMNS,
+    Loaded,
+    SampleLog,
+    ScoreLog,
+    decoding_alike,
+    shared,
+)
 from helpers.runs.readers.registry import BESIDE, PER_SAMPLE, RESULTS, get
 from helpers.runs.readers.stated import checked
 
@@ -36,7 +43,7 @@ def read_folder(path: Path, options: dict) -> Loaded:
     if files and all(p.suffix == ".parquet" for p in files):
         names = scan_table(path).collect_schema().names()  # hive partitions included
         if set(SAMPLE_COLUMNS) <= set(names):
-            return Loaded(path, "samples", samples=scan_samples([path]), notes=links)
+            return SampleLog(path, "samples", samples=scan_samples([path]), notes=links)
     kinds = {f: detect(f, options.get("mapping")) for f in files}
     beside = [f for f, k in kinds.items() if k in BESIDE]
     if beside and len(beside) < len(kinds):  # a dump's averages, training rollouts: not read
@@ -80,7 +87,7 @@ def combine(path: Path, loaded: list[Loaded]) -> Loaded:
     """Several logs of one run (one per checkpoint or benchmark) as one. The same benchmark
     evaluated twice at one step is averaged (for scores) and said so."""
     kinds = sorted({x.format for x in loaded})
-    per_sample = [x for x in loaded if x.samples is not None]
+    per_sample = [x for x in loaded if x.holds == "samples"]
     scored = [x for x in loaded if x.scores is not None]
     if per_sample and scored:
         raise DataError(path, "logs of one kind (per-sample or scores) in the folder", got=kinds)
@@ -91,7 +98,7 @@ def combine(path: Path, loaded: list[Loaded]) -> Loaded:
     if per_sample:
         samples = pl.concat([x.samples for x in per_sample])
         texts = [t for x in per_sample for t in x.texts]
-        return Loaded(
+        return SampleLog(
             path, "folder", samples=samples, notes=notes, texts=texts, decoding=decoding,
             model=model, kind=kind,
         )  # fmt: skip
@@ -117,4 +124,4 @@ def combine(path: Path, loaded: list[Loaded]) -> Loaded:
             pl.col("score").mean(), pl.col("problems").first(), pl.col("k").first()
         )
     scores = scores.sort("benchmark", "step").select(list(SCORE_COLUMNS))
-    return Loaded(path, "folder", scores=scores, notes=notes, decoding=decoding, model=model)
+    return ScoreLog(path, "folder", scores=scores, notes=notes, decoding=decoding, model=model)

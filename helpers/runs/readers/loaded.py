@@ -1,4 +1,5 @@
-"""What a reader returns: one run's logs in one shape (`Loaded`), whatever wrote them, and the
+"""What a reader returns: one run's logs as one of three typed logs, whatever wrote them (a
+`SampleLog` of answers, a `ScoreLog` of scores and lengths, a `ModelTable` of models), and the
 step a path names (checkpoint-120/, Exp2_120/)."""
 
 from __future__ import annotations
@@ -6,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 import polars as pl
 
@@ -28,19 +30,20 @@ SCORE_COLUMNS = {
 
 @dataclass
 class Loaded:
-    """What one input holds: `samples` (lazy; SAMPLE_COLUMNS, step null where the log has
-    none; `level` too where the log gives one), `scores` (SCORE_COLUMNS: a score as a
-    fraction, the problems it counts where known, k samples per problem where the log says),
-    `tokens` (step, benchmark or null for every benchmark, tokens) or `models` (a scores
-    table: one row per model). `notes` say what was recognised and what was left out, for
-    `python -m helpers inspect`."""
+    """What every log read from one input says beside its rows, whichever of the three it
+    is (`SampleLog`, `ScoreLog`, `ModelTable`; `holds` names which). `notes` say what was
+    recognised and what was left out, for `python -m helpers inspect`. The rows a log does
+    not hold read as None (`samples` of a score log), so a loop over logs of several kinds
+    asks each what it holds."""
+
+    holds: ClassVar[str]
+    samples: ClassVar[pl.LazyFrame | None] = None
+    scores: ClassVar[pl.DataFrame | None] = None
+    tokens: ClassVar[pl.DataFrame | None] = None
+    models: ClassVar[pl.DataFrame | None] = None
 
     path: Path
     format: str
-    samples: pl.LazyFrame | None = None
-    scores: pl.DataFrame | None = None
-    tokens: pl.DataFrame | None = None
-    models: pl.DataFrame | None = None
     notes: list[str] = field(default_factory=list)
     order: list[str] = field(default_factory=list)  # benchmarks in the log's own order
     kind: str = "validation"  # or "training score": what `scores` measure
@@ -59,6 +62,36 @@ class Loaded:
     mapped: bool = False  # scores read through --map accuracy=: the "benchmarks" may be anything
     # how the answers were generated, where the log says: temperature, top_p, max_tokens
     decoding: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class SampleLog(Loaded):
+    """An evaluation's answers, one row a sample: `samples` (lazy; SAMPLE_COLUMNS, step null
+    where the log has none; `level` too where the log gives one)."""
+
+    holds: ClassVar[str] = "samples"
+    samples: pl.LazyFrame = field(kw_only=True)
+
+
+@dataclass
+class ScoreLog(Loaded):
+    """Scores as logged, no answers: `scores` (SCORE_COLUMNS: a score as a fraction, the
+    problems it counts where known, k samples per problem where the log says) and `tokens`
+    (step, benchmark or null for every benchmark, tokens), either None where the log has
+    none (a training log of lengths only; a run of a store that could not be read, its
+    `unread` saying why)."""
+
+    holds: ClassVar[str] = "scores"
+    scores: pl.DataFrame | None = field(default=None, kw_only=True)
+    tokens: pl.DataFrame | None = field(default=None, kw_only=True)
+
+
+@dataclass
+class ModelTable(Loaded):
+    """A table of models' scores, one row a model (`models`)."""
+
+    holds: ClassVar[str] = "models"
+    models: pl.DataFrame = field(kw_only=True)
 
 
 DECODING_KEYS = {  # a log's name for a decoding setting -> ours

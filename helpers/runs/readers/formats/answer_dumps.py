@@ -16,7 +16,7 @@ from helpers.runs.readers._common import scan_jsonl_lines
 from helpers.runs.readers.format import Format, Where
 from helpers.runs.readers.formats.evals import SAMPLE_SCHEMA, _frame, _text_key
 from helpers.runs.readers.formats.tables import SAMPLE_COLUMNS
-from helpers.runs.readers.loaded import Loaded, samples_frame
+from helpers.runs.readers.loaded import Loaded, SampleLog, samples_frame
 
 # ---- verifiers (vf-eval) results.jsonl ----------------------------------------------------------
 
@@ -416,7 +416,7 @@ def _read_completions(path: Path, where: Where) -> Loaded:
     )  # fmt: skip
     # the answers a trainer sampled from its training prompts: a training score, not an
     # evaluation's accuracy
-    return Loaded(path, where.kind, samples=samples.lazy(), kind="training score")
+    return SampleLog(path, where.kind, samples=samples.lazy(), kind="training score")
 
 
 def _read_dump(path: Path, where: Where) -> Loaded:
@@ -426,14 +426,14 @@ def _read_dump(path: Path, where: Where) -> Loaded:
     )
     pairs = frame.select("step", "benchmark").unique(maintain_order=True).rows()
     texts = [(path, where.kind, s, b) for s, b in pairs]
-    return Loaded(path, where.kind, samples=frame.lazy(), notes=[said], texts=texts)
+    return SampleLog(path, where.kind, samples=frame.lazy(), notes=[said], texts=texts)
 
 
 def _read_verifiers(path: Path, where: Where) -> Loaded:
     frame = read_verifiers(path, where.metric)
     benchmark = where.benchmark or _verifiers_env(path)
     samples = samples_frame(frame, where.step, benchmark).lazy()
-    return Loaded(
+    return SampleLog(
         path, where.kind, samples=samples, texts=[(path, where.kind, where.step, benchmark)]
     )
 

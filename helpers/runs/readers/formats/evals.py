@@ -10,7 +10,7 @@ import polars as pl
 from helpers.errors import DataError
 from helpers.runs.readers._common import scan_jsonl_lines
 from helpers.runs.readers.format import Format, Where
-from helpers.runs.readers.loaded import Loaded, samples_frame
+from helpers.runs.readers.loaded import Loaded, SampleLog, samples_frame
 
 
 def _text_key(text: str) -> str:
@@ -216,7 +216,7 @@ def _read_lines(path: Path, where: Where) -> Loaded:
 
         found = re.search(r"_seed\d+_t(\d+(?:\.\d+)?)_s", path.name)
         decoding = {"temperature": float(found.group(1))} if found else {}
-    return Loaded(path, kind, samples=samples, notes=notes, texts=texts, decoding=decoding)
+    return SampleLog(path, kind, samples=samples, notes=notes, texts=texts, decoding=decoding)
 
 
 def _read_details(path: Path, where: Where) -> Loaded:
@@ -229,7 +229,7 @@ def _read_details(path: Path, where: Where) -> Loaded:
     name = task[1] if len(task) > 2 else where.benchmark or path.stem
     benchmark = benchmark_sizes.canonical(name)
     samples = samples_frame(frame, where.step, benchmark).lazy()
-    return Loaded(path, where.kind, samples=samples)
+    return SampleLog(path, where.kind, samples=samples)
 
 
 FORMATS = [

@@ -20,7 +20,7 @@ from helpers.errors import DataError
 from helpers.runs.readers._common import scan_jsonl_lines
 from helpers.runs.readers.format import Format, Where
 from helpers.runs.readers.formats.results import PREFERRED, RESULT_COLUMNS, load_json
-from helpers.runs.readers.loaded import Loaded, scores_frame
+from helpers.runs.readers.loaded import Loaded, SampleLog, ScoreLog, scores_frame
 
 INSTANCE_KEYS = {"schema_version", "evaluation_id", "sample_id", "evaluation"}
 SAMPLE_SCHEMA = {
@@ -268,7 +268,7 @@ def _read_instances(path: Path, where: Where) -> Loaded:
     samples = frame.select(
         pl.lit(where.step, pl.Int64).alias("step"), *columns, pl.exclude(columns)
     )
-    return Loaded(path, where.kind, samples=samples.lazy(), notes=said)
+    return SampleLog(path, where.kind, samples=samples.lazy(), notes=said)
 
 
 def _read_aggregate(path: Path, where: Where) -> Loaded:
@@ -279,7 +279,7 @@ def _read_aggregate(path: Path, where: Where) -> Loaded:
 
     doc = load_json(path)
     rows, said = read_aggregate(path, where.metric, doc)
-    scores = Loaded(path, where.kind, scores=scores_frame(rows, where.step), notes=said)
+    scores = ScoreLog(path, where.kind, scores=scores_frame(rows, where.step), notes=said)
     beside, why = samples_beside(path, doc)
     if beside is None or where.options.get("summary"):
         scores.notes += [why] if why else []

@@ -23,7 +23,14 @@ import polars as pl
 from helpers.errors import DataError
 from helpers.runs.readers.format import Format, Where
 from helpers.runs.readers.formats.evals import SAMPLE_SCHEMA, _binary, _frame
-from helpers.runs.readers.loaded import Loaded, decoding_of, samples_frame, scores_frame
+from helpers.runs.readers.loaded import (
+    Loaded,
+    SampleLog,
+    ScoreLog,
+    decoding_of,
+    samples_frame,
+    scores_frame,
+)
 
 SUFFIX = ".eval"
 ZSTD = 93  # the zip compression method Inspect writes
@@ -238,14 +245,14 @@ def _read(path: Path, where: Where) -> Loaded:
     if log.get("samples"):
         frame = read_inspect_samples(path, log, where.metric)
         samples = samples_frame(frame, where.step, benchmark).lazy()
-        return Loaded(path, where.kind, samples=samples, notes=said, **run)
+        return SampleLog(path, where.kind, samples=samples, notes=said, **run)
     if status and not isinstance(log.get("results"), dict):
         raise DataError(path, "a completed sample or results", got=status)
     score, n, scorer = read_inspect_results(path, log)
     rows = pl.DataFrame({"benchmark": [benchmark], "score": [score], "problems": [n]})
     notes = [f"no samples in the log: the accuracy of scorer {scorer!r} over {n} samples"]
     scores = scores_frame(rows, where.step)
-    return Loaded(path, where.kind, scores=scores, notes=said + notes, **run)
+    return ScoreLog(path, where.kind, scores=scores, notes=said + notes, **run)
 
 
 def _decoding(log: dict) -> dict[str, float]:

@@ -304,13 +304,13 @@ def read_scores(
 
 
 def _read(path: Path, where) -> object:
-    from helpers.runs.readers.loaded import Loaded
+    from helpers.runs.readers.loaded import ModelTable
 
     options = where.options
     models, notes = read_models(
         path, mapping=options.get("mapping"), benchmarks=options.get("benchmarks")
     )
-    return Loaded(path, where.kind, models=models, notes=notes)
+    return ModelTable(path, where.kind, models=models, notes=notes)
 
 
 FORMAT = Format(

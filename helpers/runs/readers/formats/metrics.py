@@ -33,7 +33,7 @@ from helpers.runs.readers.formats.metric_columns import (
     recognise,
     step_column,
 )
-from helpers.runs.readers.loaded import SCORE_COLUMNS, Loaded
+from helpers.runs.readers.loaded import SCORE_COLUMNS, Loaded, ScoreLog
 from helpers.runs.readers.trackers import tfevents
 
 # ---- reading the rows ---------------------------------------------------------------------------
@@ -174,7 +174,7 @@ def metric_log(path: Path, kind: str, options: dict, rows: pl.DataFrame | None =
     for reason, columns in log.ignored.items():
         notes.append(f"ignored {len(columns)} columns ({reason}): {', '.join(columns[:4])}")
     tokens = log.token_lengths()
-    return Loaded(
+    return ScoreLog(
         path,
         kind,
         scores=scores if scores.height else None,

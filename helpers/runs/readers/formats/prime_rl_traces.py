@@ -26,7 +26,7 @@ from helpers.runs.readers._common import scan_jsonl_lines
 from helpers.runs.readers.format import Format, Where
 from helpers.runs.readers.formats.evals import _frame
 from helpers.runs.readers.formats.tables import SAMPLE_COLUMNS
-from helpers.runs.readers.loaded import Loaded
+from helpers.runs.readers.loaded import Loaded, SampleLog
 
 KEYS = {"env", "task", "run", "traces"}
 CORRECTNESS = ("correct", "correctness", "accuracy", "exact_match", "is_correct")
@@ -179,7 +179,7 @@ def kept(files: list[Path], root: Path) -> tuple[list[Path], list[Path]]:
 
 def _read(path: Path, where: Where) -> Loaded:
     frame, said = read_traces(path, where.metric, where.reward)
-    return Loaded(path, where.kind, samples=frame.lazy(), notes=[said])
+    return SampleLog(path, where.kind, samples=frame.lazy(), notes=[said])
 
 
 FORMAT = Format(

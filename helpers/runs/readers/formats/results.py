@@ -14,7 +14,7 @@ from helpers import benchmark_sizes
 from helpers.errors import DataError
 from helpers.runs.readers._common import read_document
 from helpers.runs.readers.format import Format, Where
-from helpers.runs.readers.loaded import Loaded, decoding_alike, decoding_of, scores_frame
+from helpers.runs.readers.loaded import Loaded, ScoreLog, decoding_alike, decoding_of, scores_frame
 
 # preferred metric names, in order, where a task logs several
 PREFERRED = ("exact_match", "extractive_match", "acc", "accuracy", "pass@1", "math_pass@1")
@@ -195,7 +195,7 @@ def _read_results(path: Path, where: Where) -> Loaded:
     notes = [f"{r['benchmark']}: {r['metric']}" for r in rows.iter_rows(named=True)]
     decoding = lm_eval_decoding(doc) if lm_eval else {}
     scores = scores_frame(rows, where.step)
-    return Loaded(
+    return ScoreLog(
         path, where.kind, scores=scores, notes=notes, decoding=decoding, model=model_named(doc)
     )
 
@@ -203,7 +203,7 @@ def _read_results(path: Path, where: Where) -> Loaded:
 def _read_metrics(path: Path, where: Where) -> Loaded:
     rows = read_qwen_math_metrics(path, where.benchmark or path.stem)
     scores = scores_frame(rows, where.step)
-    return Loaded(path, where.kind, scores=scores, notes=["acc (percent)"])
+    return ScoreLog(path, where.kind, scores=scores, notes=["acc (percent)"])
 
 
 def _doc(ev) -> dict:

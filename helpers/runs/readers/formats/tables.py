@@ -10,7 +10,7 @@ import polars as pl
 from helpers.errors import DataError
 from helpers.runs.readers._common import csv_line, files_in, text_only
 from helpers.runs.readers.format import Format
-from helpers.runs.readers.loaded import Loaded
+from helpers.runs.readers.loaded import SampleLog
 
 SAMPLE_COLUMNS = {
     "step": pl.Int64,
@@ -167,7 +167,7 @@ FORMAT = Format(
     "samples",
     "tidy per-sample table (" + ", ".join(SAMPLE_COLUMNS) + ")",
     rank=120,
-    read=lambda path, where: Loaded(path, where.kind, samples=scan_samples([path])),
+    read=lambda path, where: SampleLog(path, where.kind, samples=scan_samples([path])),
     parquet=lambda ev: set(SAMPLE_COLUMNS) <= ev.names,
     csv=lambda ev: set(SAMPLE_COLUMNS) <= set(ev.header),
     per_sample=True,

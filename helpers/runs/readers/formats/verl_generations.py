@@ -26,7 +26,7 @@ from helpers.errors import DataError
 from helpers.runs.readers._common import files_in, read_document
 from helpers.runs.readers.format import Format, Where
 from helpers.runs.readers.formats.answer_dumps import _normalised_key
-from helpers.runs.readers.loaded import Loaded
+from helpers.runs.readers.loaded import Loaded, SampleLog
 
 SUFFIX = ".table.json"
 BENCHMARK = "validation generations"
@@ -180,7 +180,7 @@ def read_generations(path: Path) -> tuple[pl.DataFrame, list[str]]:
 
 def _read(path: Path, where: Where) -> Loaded:
     frame, said = read_generations(path)
-    return Loaded(path, where.kind, samples=frame.lazy(), notes=said)
+    return SampleLog(path, where.kind, samples=frame.lazy(), notes=said)
 
 
 FORMATS = [

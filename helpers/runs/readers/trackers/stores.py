@@ -15,7 +15,7 @@ import polars as pl
 from helpers.errors import DataError
 from helpers.runs.readers._common import files_in
 from helpers.runs.readers.formats.metrics import metric_log
-from helpers.runs.readers.loaded import Loaded
+from helpers.runs.readers.loaded import Loaded, ScoreLog
 from helpers.runs.readers.registry import FORMATS, get
 
 _NO_ROWS = pl.DataFrame(schema={"step": pl.Int64, "__line": pl.Int64})
@@ -105,7 +105,7 @@ class Store:
                 if len(stored) < 2:
                     raise
                 errors.append(e)
-                loaded = Loaded(path, kind, unread=str(e))
+                loaded = ScoreLog(path, kind, unread=str(e))
             loaded.notes[:0] = [FORMATS[kind], *said]
             loaded.run = s.name or None
             loaded.ended = ended[0] if ended else None
