@@ -188,9 +188,9 @@ def test_step_dpo_sizing_spec():
     spec = _roundtrip(charts.step_dpo_sizing(df))
     legend, plot = spec["hconcat"]
     assert _text(spec["title"]) == "Accuracy on the MATH test set" and _centred(spec["title"])
-    # the described legend: four entries with no plotted point
+    # the described legend: four entries with no plotted point (rings), then its notes
     legend_rows = _data(spec, legend["layer"][0], legend)
-    assert [r["model"] for r in legend_rows] == [
+    assert [r["model"] for r in legend_rows if not r["note"]] == [
         "DeepSeekMath-RL",
         "Qwen2-7B-Instruct",
         "DeepSeekMath-Instruct",
@@ -244,16 +244,22 @@ def test_step_dpo_gains_layer_and_values():
     plot = spec["hconcat"][1]
     red = [ly for ly in plot["layer"] if ly["mark"].get("color") == theme.COLOURS["Step-DPO"]]
     texts = [ly for ly in plot["layer"] if ly["mark"].get("color") == GAIN_TEXT]
-    assert [ly["mark"]["type"] for ly in red + texts] == ["rule", "text", "text"]  # right, left
+    # the bars, the caps of the one set apart, the labels right and left of their bars
+    assert [ly["mark"]["type"] for ly in red + texts] == ["rule", "rule", "text", "text"]
     bars = _data(spec, red[0])
     # at the points' size; the second of two at one size a little right of the first, so the
     # two 72B bars, which meet at the Step-DPO point, do not read as one
     at = {r["base_model"]: r["pos"] - SIZES.index(r["model_size"]) for r in bars}
-    assert at == pytest.approx({m: 0.0 for m in at} | {"Qwen2-72B-Instruct": 0.12})
+    assert at == pytest.approx({m: 0.0 for m in at} | {"Qwen2-72B-Instruct": 0.25})
     spans = sorted(sorted((r["base"], r["step_dpo"])) for r in bars if r["model_size"] == "72B")
     assert spans[0][1] <= spans[1][0]  # the two 72B comparisons meet at Step-DPO, no overlap
-    for r in bars:  # each bar stops short of both its markers (touching, it read as an arrow)
-        assert abs(r["step_dpo"] - r["base"]) == pytest.approx(abs(r["gain"]) - 2 * 0.6)
+    for r in bars:  # a bar at its markers stops short of both (touching, it read as an arrow);
+        # the one set apart runs from one marker's level to the other's, capped back to each
+        short = 0 if r["base_model"] == "Qwen2-72B-Instruct" else 2 * 0.6
+        assert abs(r["step_dpo"] - r["base"]) == pytest.approx(abs(r["gain"]) - short)
+    caps = _data(spec, red[1])
+    assert sorted(r["level"] for r in caps) == [59.5, 65.0]
+    assert all(r["near"] < r["pos"] and round(r["pos"]) == round(r["near"]) for r in caps)
     sides = {r["model_size"]: r["side"] for r in bars}
     # right of 32B's 2-point bar sits a model's name; the names keep off the bars (issue 26),
     # so the 7B name no longer reaches over to its left, and the label goes there

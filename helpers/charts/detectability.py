@@ -318,6 +318,13 @@ def power_against_difference(
         [curves.with_columns(layer=pl.lit("curve")), marks.with_columns(layer=pl.lit("point"))],
         how="diagonal_relaxed",
     ).with_columns(panel=pl.col("series") if by_panel else pl.lit(""))
+    smallest = pl.col("point") == "smallest detectable"
+    ranked = pl.when(smallest).then(pl.col("difference"))
+    rows = rows.with_columns(  # the most powerful design's, where a panel has several
+        leftmost=smallest
+        & (smallest.sum().over("panel") > 1)
+        & (pl.col("difference") == ranked.min().over("panel"))
+    )
     by_series = _series_channels(series, by_panel)
     shapes = {"smallest detectable": "circle", "asked": "diamond"}
     kinds = [k for k in shapes if k in set(marks["point"])]
@@ -353,9 +360,15 @@ def power_against_difference(
     facet = alt.Facet("panel:N").title(None).header(labels=by_panel)
     across = min(columns, len(series)) if by_panel else 1
     subtitle = wrapped(subtitle, max(440, across * (width + 60)))
+    said = _said_values(rows, x, y, unit)
     return (
         alt.layer(
-            lines, threshold, *[observed] * ("observed" in set(marks["point"])), points, data=rows
+            lines,
+            threshold,
+            *[observed] * ("observed" in set(marks["point"])),
+            points,
+            *said,
+            data=rows,
         )
         .properties(width=width, height=height)
         .facet(facet, columns=columns)
@@ -383,6 +396,44 @@ def _series_channels(series: list[str], by_panel: bool) -> dict:
         return {k: v.legend(None) for k, v in by_series.items()}
     # a line's key is a stretch of line in its dash (as a disc, a dash frayed it)
     return {k: v.legend(symbolType="stroke", symbolStrokeWidth=2) for k, v in by_series.items()}
+
+
+def _said_values(rows: pl.DataFrame, x: alt.X, y: alt.Y, unit: str) -> list[alt.Chart]:
+    """The values a power chart answers with, written where they are drawn (a PNG read alone
+    must give them): each smallest detectable difference beside its circle, under its own
+    rising curve on the right, or, the leftmost of several in a panel (the most powerful
+    design, whose curve has none left of it), on the left above the power asked for; and
+    the observed difference at the foot of its rule, under every curve (which start at the
+    test's 5%). A layer only where it has rows."""
+    digits, short = (".1f", " points") if unit.endswith("points") else (".3f", "")
+    said = f"format(datum.difference, '{digits}') + '{short}'"
+    smallest = rows.filter(pl.col("point") == "smallest detectable")
+    leftmost = smallest.filter("leftmost")
+    sides = {  # side: (which rows, the text's alignment and offsets)
+        "right": ("!datum.leftmost", {"align": "left", "baseline": "top", "dx": 7, "dy": 5}),
+        "left": ("datum.leftmost", {"align": "right", "baseline": "bottom", "dx": -7, "dy": -5}),
+    }
+    layers = [
+        alt.Chart()
+        .transform_filter("datum.point == 'smallest detectable'")
+        .transform_calculate(said=said)
+        .transform_filter(which)
+        .mark_text(color="#222222", fontSize=11, **where)
+        .encode(x=x, y=y, text="said:N")
+        .properties(name=f"point_values_{side}")
+        for side, (which, where) in sides.items()
+        if (leftmost.height if side == "left" else smallest.height - leftmost.height)
+    ]
+    if (rows["point"] == "observed").any():
+        layers.append(
+            alt.Chart()
+            .transform_filter("datum.point == 'observed'")
+            .transform_calculate(said=f"'observed ' + {said}")
+            .mark_text(align="left", baseline="bottom", dx=4, dy=-2, color="#222222", fontSize=11)
+            .encode(x=x, y=alt.datum(0), text="said:N")
+            .properties(name="observed_value")
+        )
+    return layers
 
 
 def _design_points(x: alt.X, y: alt.Y, shape: alt.Shape, colour: alt.Color, unit: str):

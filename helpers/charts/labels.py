@@ -25,7 +25,7 @@ CLEAR = 2.0  # px a label keeps clear of a line, beyond the line's own half-widt
 NEARER = 8.0  # px: a label is this much nearer its own point than any other, or it is ambiguous
 DETACHED = 12.0  # px: a label further than this from its point is joined to it by a leader
 GAP = 6.0  # px kept between two labels side by side (closer, they read as one)
-EDGE = 3.0  # px a label keeps from the plot's left and right edges
+EDGE = 6.0  # px a label keeps from the plot's left and right edges
 HALO = {"stroke": "white", "strokeWidth": 3, "strokeJoin": "round"}
 
 # Where a label may go, in order of preference: beside the point, then above or below it,
@@ -68,6 +68,8 @@ LEADER = {"color": "#777777", "strokeWidth": 0.8}
 # reads as a crossing), and more the further it runs along it.
 _ON_LABEL, _ON_MARK, _AMBIGUOUS, _ON_LINE, _LEADER = 1000.0, 500.0, 200.0, 150.0, 25.0
 _LEADER_CROSSES = 40.0
+# a leader starting on another mark: dearer than crossing one, cheaper than a label on one
+_STARTS_ON = 60.0
 
 
 class Axis:
@@ -277,14 +279,15 @@ def _distance(box: Box, x: float, y: float) -> float:
 
 
 def _leader(box: Box, x: float, y: float) -> Segment | None:
-    """A leader from the edge of the point at (x, y), touching it, to 2 px short of the
+    """A leader from inside the point at (x, y) (so that it meets a symbol of any shape: a
+    triangle's side lies nearer its centre than a circle's edge) to 2 px short of the
     label's box; None where the box is too near the point for one (it sits on the point)."""
     cx, cy = min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3])
     length = math.hypot(cx - x, cy - y)
     if length < POINT_R + 6:
         return None
     ux, uy = (cx - x) / length, (cy - y) / length
-    start, end = POINT_R - 0.5, length - 2
+    start, end = POINT_R / 2, length - 2
     return (x + ux * start, y + uy * start, x + ux * end, y + uy * end, LEADER["strokeWidth"])
 
 
@@ -394,25 +397,31 @@ class _Plot:
             if any(_distance(box, px, py) < near + NEARER for px, py in others):
                 cost += _AMBIGUOUS
         else:
-            cost += _LEADER
-            cost += sum(_ON_LABEL for p in self.placed if _crossing(p, leader))
-            cost += sum(  # any box but the point's own (a chart may list it among its marks)
-                _ON_MARK
-                for b in self.solid
-                if not (b[0] <= x <= b[2] and b[1] <= y <= b[3]) and _crossing(b, leader)
-            )
-            near = [n for seg in self.segments if (n := _cross(leader, seg))]
-            cost += sum(_LEADER_CROSSES + 4 * n for n in near)
-            cost += _AMBIGUOUS * self._starts_elsewhere(x, y, leader)
+            cost += _LEADER + self.crossings(x, y, leader)
         crossed = [c for seg in self.segments if (c := _crossing(box, seg))]
         cost += sum(_ON_LINE + c for c in crossed)
         # a label over another's leader hides it under its halo: the leader then seemed to
         # start at this label, naming the wrong point
         cost += sum(_ON_LABEL for seg in self.leaders if _crossing(box, seg))
+        outside = max(0, -box[0]) + max(0, box[2] - self.width) + max(0, -box[1])
         # a label's side on the plot's left or right edge runs into the axis or the frame
-        inside = (EDGE, self.width - EDGE)
-        outside = max(0, inside[0] - box[0]) + max(0, box[2] - inside[1]) + max(0, -box[1])
-        return cost + outside * LINE_H * 2 + max(0, box[3] - self.height) * 40, bool(crossed)
+        edge = max(0, EDGE - box[0]) + max(0, box[2] - self.width + EDGE) - outside
+        cost += outside * LINE_H * 2 + max(0, edge) * 4
+        return cost + max(0, box[3] - self.height) * 40, bool(crossed)
+
+    def crossings(self, x: float, y: float, leader: Segment) -> float:
+        """What a leader from the point at (x, y) costs for what it crosses: labels, marks
+        (any box but the point's own, which a chart may list among its marks), lines (more
+        the further it runs along one), and another mark where it starts."""
+        cost = sum(_ON_LABEL for p in self.placed if _crossing(p, leader))
+        cost += sum(
+            _ON_MARK
+            for b in self.solid
+            if not (b[0] <= x <= b[2] and b[1] <= y <= b[3]) and _crossing(b, leader)
+        )
+        near = [n for seg in self.segments if (n := _cross(leader, seg))]
+        cost += sum(_LEADER_CROSSES + 4 * n for n in near)
+        return cost + _STARTS_ON * self._starts_elsewhere(x, y, leader)
 
     def _starts_elsewhere(self, x: float, y: float, leader: Segment) -> bool:
         """Whether a leader's end at its point (x, y) touches another mark too: another
@@ -420,13 +429,13 @@ class _Plot:
         follows a leader to whatever its end touches."""
         sx, sy = leader[0], leader[1]
         if any(
-            math.hypot(sx - px, sy - py) < POINT_R + CLEAR
+            math.hypot(sx - px, sy - py) < POINT_R + 1
             for px, py in self.centres
             if (px, py) != (x, y)
         ):
             return True
         return any(
-            _to_segment(sx, sy, seg) < seg[4] / 2 + CLEAR
+            _to_segment(sx, sy, seg) < seg[4] / 2 + 1
             for seg in self.segments
             if _to_segment(x, y, seg) > POINT_R and seg not in self.leaders
         )
@@ -437,8 +446,8 @@ def _anywhere(x: float, y: float, width: float, height: float) -> list:
     free near its point; each costs more the further it is (its leader is longer)."""
     return [
         (gx - x, gy - y, "left", 30 + math.hypot(gx - x, gy - y) * 0.4)
-        for gx in range(0, int(width), 10)
-        for gy in range(int(LINE_H), int(height), 10)
+        for gx in range(int(EDGE), int(width), 5)
+        for gy in range(int(LINE_H), int(height), 5)
     ]
 
 
@@ -518,9 +527,13 @@ def _priced(plot: _Plot, x: float, y: float, text: str, bold: bool) -> list[tupl
 
 def _beside(plot: _Plot, x: float, y: float, text: str, bold: bool):
     """(cost, spot) of each spot beside the point at (x, y), in the order of preference, each
-    costing half a unit more than the one before it."""
+    costing half a unit more than the one before it; a spot far enough off to be joined to
+    its point by a leader (`_greedy`) pays for what that leader crosses."""
     for rank, (dx, dy, align) in enumerate(_CANDIDATES):
-        cost, halo = plot.cost(x, y, _box(x, y, dx, dy, align, text, bold), None)
+        box = _box(x, y, dx, dy, align, text, bold)
+        cost, halo = plot.cost(x, y, box, None)
+        if _distance(box, x, y) > DETACHED and (leader := _leader(box, x, y)) is not None:
+            cost += plot.crossings(x, y, leader)
         yield cost + rank * 0.5, Spot(dx, dy, align, halo)
 
 

@@ -22,7 +22,7 @@ from helpers.charts.text_metrics import text_width
 from helpers.render.theme import COLOURS
 
 GROUPS = ["k1.5", "other"]
-DODGE = 6  # px between the intervals of models read at the same length
+DODGE = 10  # px between the intervals of models read at the same length
 
 
 def _shared(df: pl.DataFrame) -> pl.Expr:
@@ -36,9 +36,11 @@ def _shared(df: pl.DataFrame) -> pl.Expr:
 
 def _dodged(sub: pl.DataFrame, xaxis: Axis) -> pl.DataFrame:
     """`drawn_x`: where each point and interval is drawn; models read at the same length whose
-    intervals overlap are set DODGE px apart, the others drawn where they were read."""
+    intervals overlap are set DODGE px apart, the others drawn where they were read. The more
+    accurate goes left: the one it beats, moved right (longer), stays off a frontier through
+    it, which runs up and to the left from there."""
     per_px = (xaxis.hi - xaxis.lo) / xaxis.pixels
-    rank = pl.col("accuracy").rank("ordinal").over("token_length") - 1
+    rank = pl.col("accuracy").rank("ordinal", descending=True).over("token_length") - 1
     shift = (rank - (pl.len().over("token_length") - 1) / 2) * DODGE * per_px
     return sub.with_columns(
         drawn_x=pl.col("token_length") + pl.when(_shared(sub)).then(shift).otherwise(0.0)

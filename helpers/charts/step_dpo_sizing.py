@@ -72,11 +72,17 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
         shape=pl.col("marker").replace_strict(MARKER_SHAPES),
         reading=reading("step_dpo_sizing", "accuracy"),
     )
-    x, xdom = index_axis(sizes, fig["x_title"], pad=0.6)
+    # a gain's label right of a bar set apart at the last size needs room inside the plot
+    x, xdom = index_axis(sizes, fig["x_title"], pad=0.6, right=0.6 if gains is None else 0.9)
     rules = df.filter(pl.col("kind") == "baseline").with_columns(left=pl.lit(xdom[0] + 0.05))
     ydom = domain(fig["y_domain"], points["accuracy"].to_list(), 1)
     if gains is not None:
-        gains = gains.with_columns(pos=_position(sizes))
+        # two gains at one size (a model above the Step-DPO point, one below) would join
+        # into one bar through it: the first at the size, each next a little to its right
+        # (the names are set left of their points)
+        gains = gains.with_columns(pos=_position(sizes)).with_columns(
+            pos=pl.col("pos") + APART * pl.int_range(pl.len()).over("pos")
+        )
     points = _named_points(points, rules, gains, xdom, ydom)
     layers = _baselines(rules, xdom, ydom)
     if gains is not None:
@@ -111,8 +117,16 @@ def _named_points(
     drawn = place.hrules(rules["accuracy"], xdom) + place.text_boxes(
         rules["left"], rules["accuracy"], rules["model"], align="left", dy=-7
     )
-    if gains is not None:
+    if gains is not None:  # the bars, and the caps of one set apart
         drawn += place.rules(gains["pos"], gains["base"], gains["step_dpo"])
+        apart = gains.filter(pl.col("pos") != pl.col("pos").round(0))
+        for level in ("base", "step_dpo"):
+            drawn += place.Marks(
+                segments=tuple(
+                    (round(p) + MARKER_CLEAR, y, p, y, 2.0)
+                    for p, y in apart.select("pos", level).iter_rows()
+                )
+            )
     width, height = plot_size(*PLOT)
     return with_label_positions(
         points,
@@ -173,7 +187,7 @@ def _baselines(rules: pl.DataFrame, xdom, ydom) -> list[alt.Chart]:
     return [baselines, baseline_labels]
 
 
-APART = 0.12  # of the space between two sizes: gains at one size set apart by this much
+APART = 0.25  # of the space between two sizes: gains at one size set apart by this much
 GAIN_TEXT = "#b8363f"  # the gains' red, darkened for text: 5.9:1 on white (the bars' is 3.6:1)
 
 
@@ -185,10 +199,6 @@ def _gain_layers(
     left, else above it, whichever side has no name within a line's height of the label,
     at the bar's middle or, where a baseline's dashed rule runs there, along the bar off it."""
     names = points.select("pos", "label_y", "label_align")
-    # two gains at one size (a model above the Step-DPO point, one below) would join into one
-    # bar through it: the first at the size, each next a little to its right (the names are
-    # set left of their points)
-    gains = gains.with_columns(pos=pl.col("pos") + APART * pl.int_range(pl.len()).over("pos"))
     gains = gains.with_columns(
         mid=pl.Series(
             [_off_rules(lo, hi, rules) for lo, hi in gains.select("base", "step_dpo").rows()]
@@ -201,7 +211,9 @@ def _gain_layers(
         ),
         top=pl.max_horizontal("base", "step_dpo"),
     )
-    return [_gain_bars(arrows, xdom, ydom), *_gain_labels(arrows, xdom)]
+    return [_gain_bars(arrows, xdom, ydom), *_gain_caps(arrows, xdom, ydom)] + _gain_labels(
+        arrows, xdom
+    )
 
 
 CLEAR = 0.6  # accuracy points (about 8 px) left between a gain's bar and each of its markers
@@ -212,6 +224,7 @@ def _gain_bars(arrows: pl.DataFrame, xdom, ydom) -> alt.Chart:
     short of both markers: a bar that ran into the Step-DPO triangle read as an arrow pointing
     where the triangle points (up), a falling gap as a rise."""
     towards = (pl.col("step_dpo") - pl.col("base")).sign()
+    towards = pl.when(pl.col("pos") == pl.col("pos").round(0)).then(towards).otherwise(0)
     arrows = arrows.with_columns(
         base=pl.col("base") + CLEAR * towards, step_dpo=pl.col("step_dpo") - CLEAR * towards
     )
@@ -229,6 +242,28 @@ def _gain_bars(arrows: pl.DataFrame, xdom, ydom) -> alt.Chart:
             ],
         )
     )
+
+
+MARKER_CLEAR = 0.1  # sizes (about 8 px): a cap stops this far short of its marker
+
+
+def _gain_caps(arrows: pl.DataFrame, xdom, ydom) -> list[alt.Chart]:
+    """A bar set apart from its markers (a second gain at one size) as a bracket: a short cap
+    at each end, back towards the marker it starts or ends at, so it reads as the gap between
+    them (alone, its ends met the baselines' rules and read as the gap between those)."""
+    apart = arrows.with_columns(at=pl.col("pos").round(0)).filter(pl.col("pos") != pl.col("at"))
+    if not apart.height:
+        return []  # no empty layers (a browser warns of their infinite extents)
+    caps = apart.unpivot(["base", "step_dpo"], index=["pos", "at"], value_name="level")
+    return [
+        alt.Chart(caps.with_columns(near=pl.col("at") + MARKER_CLEAR))
+        .mark_rule(color=COLOURS["Step-DPO"], strokeWidth=2)
+        .encode(
+            x=alt.X("near:Q").scale(domain=xdom),
+            x2="pos:Q",
+            y=alt.Y("level:Q").scale(domain=ydom),
+        )
+    ]
 
 
 def _gain_labels(arrows: pl.DataFrame, xdom) -> list[alt.Chart]:
@@ -252,36 +287,34 @@ def _legend(df: pl.DataFrame) -> alt.LayerChart:
     """The legend as described: the four entries that have no plotted point, their swatches
     hollow (rings in the described colours) so that none reads as the key of a filled point
     of the same colour, and a ring whose colour points also have says so; and what the figure
-    leaves unexplained, its dagger."""
-    legend_rows = (
+    leaves unexplained, its dagger. The notes are rows under the entries, not the legend's
+    subtitle: a title as tall as they are pushed the plot beside it down by as much."""
+    entries = (
         df.filter(pl.col("kind") == "legend only")
-        .with_row_index("row")
-        .with_columns(hex=pl.col("colour").replace_strict(DESCRIBED))
+        .select("model", hex=pl.col("colour").replace_strict(DESCRIBED))
+        .with_columns(note=pl.lit(False))
     )
-    legend_base = alt.Chart(legend_rows).encode(
-        y=alt.Y("row:O").axis(None), color=alt.Color("hex:N").scale(None)
+    said = ["entries with no point", "in the figure (rings)", *_colours_shared(df)]
+    said += ["†: a mark the figure", "does not explain"]
+    notes = pl.DataFrame({"model": said, "hex": None, "note": True}, schema=entries.schema)
+    rows = pl.concat([notes.head(2), entries, notes.slice(2)]).with_row_index("row")
+    base = alt.Chart(rows).encode(y=alt.Y("row:O").axis(None))
+    rings = base.transform_filter(~alt.datum.note).mark_point(
+        filled=False, size=70, opacity=1, strokeWidth=2
     )
     return (
-        legend_base.mark_point(filled=False, size=70, opacity=1, strokeWidth=2).encode(
-            x=alt.value(8)
-        )
-        + legend_base.mark_text(align="left", dx=4).encode(  # dark: coloured text is faint
-            x=alt.value(14), text="model:N", color=alt.value("#222222")
-        )
+        rings.encode(x=alt.value(8), color=alt.Color("hex:N").scale(None))
+        + base.transform_filter(~alt.datum.note)
+        .mark_text(align="left", dx=4, color="#222222")  # dark: coloured text is faint
+        .encode(x=alt.value(14), text="model:N")
+        + base.transform_filter(alt.datum.note)
+        .mark_text(align="left", color="#555555")
+        .encode(x=alt.value(0), text="model:N")
     ).properties(
         width=150,
-        height=90,
-        title=alt.Title(
-            "The figure's legend",
-            subtitle=[
-                "entries with no point",
-                "in the figure (rings)",
-                *_colours_shared(df),
-                "†: a mark the figure",
-                "does not explain",
-            ],
-            fontSize=12,
-        ),
+        height=18 * rows.height,
+        title=alt.Title("The figure's legend", fontSize=12, anchor="start"),
+        view=alt.ViewConfig(stroke=None),  # a legend, not a plot: no frame
     )
 
 
