@@ -105,9 +105,4 @@ rehash: $(STAMP)
 # are the `bench` extra, installed here only.
 bench: install
 	$(PY) -m pip install --quiet -e '.[bench]'
-	$(PY) benchmarks/startup.py --repeats 15
-	$(PY) benchmarks/aggregate.py --rows 100000 1000000 10000000 20000000 50000000 --repeats 3
-	$(PY) benchmarks/outputs.py --rows 100000 1000000 --repeats 5
-	$(PY) benchmarks/notebooks.py --repeats 3
-	$(PY) benchmarks/trackers.py --repeats 5
-	$(PY) benchmarks/watch.py --repeats 5
+	$(PY) benchmarks/report.py  # each script in turn; their tables kept in docs/speed-latest.md

@@ -7,7 +7,7 @@ import sys
 import polars as pl
 import pytest
 
-from benchmarks import aggregate
+from benchmarks import aggregate, report
 
 
 def test_engines_agree_on_a_small_synthetic_log(tmp_path):
@@ -82,3 +82,29 @@ def test_a_small_command_is_not_charged_the_benchmarks_own_size():
     r = aggregate.measure_command([sys.executable, "-c", "pass"])
     assert r["peak_mb"] < 100 and 0 < r["seconds"] < 5
     del held
+
+
+def test_the_speed_page_keeps_what_each_benchmark_printed_and_names_a_failure(
+    tmp_path, monkeypatch, capsys
+):
+    """`make bench` writes docs/speed-latest.md from the scripts' own output: each section's
+    command and tables as printed; a script that fails is said on the page and fails the run,
+    after the others ran."""
+    table = "print('ours  1.00 s  0.50x'); print('(outputs checked equal)')"
+    monkeypatch.setattr(
+        report,
+        "BENCHMARKS",
+        [
+            ("Fails", ["-c", "import sys; print('half a table'); sys.exit(3)"]),
+            ("Runs", ["-c", table]),
+        ],
+    )
+    out = tmp_path / "speed-latest.md"
+    assert report.main(["--out", str(out)]) == 1
+    text = out.read_text()
+    assert text.startswith("# Speed: the latest run of every benchmark")
+    fails, runs = text.split("## Fails")[1].split("## Runs")
+    assert "**Failed** (exit status 3)" in fails and "half a table" in fails
+    assert "ours  1.00 s  0.50x\n(outputs checked equal)\n```" in runs
+    assert "Failed" not in runs
+    assert "half a table" in capsys.readouterr().out  # shown as it ran
