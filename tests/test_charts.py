@@ -122,12 +122,14 @@ def test_length_scaling_options_add_frontier_intervals_and_published_layers():
     # each addition named, and the intervals set apart where two models share a length
     assert len(spec["title"]["subtitle"]) == 5
     assert spec["title"]["subtitle"][1].endswith(
-        "set slightly apart so that both show: MATH500 1,200 and AIME2024 3,200 tokens"
+        "the more accurate drawn slightly left so that both show: MATH500 1,200 and AIME2024 "
+        "3,200 tokens"
     )
     points = {r["model"]: r for r in _data(spec, aime["points"], spec["hconcat"][1])}
     dpo, rs = points["k1.5-short w/ dpo"], points["k1.5-short w/ merge + rs"]
     assert dpo["token_length"] == rs["token_length"] == 3200
-    assert dpo["drawn_x"] != rs["drawn_x"] and (dpo["drawn_x"] + rs["drawn_x"]) / 2 == 3200
+    # the one beaten where it was read, the one beating it left of it (off the frontier)
+    assert rs["drawn_x"] == 3200 and dpo["drawn_x"] < 3200 and dpo["accuracy"] > rs["accuracy"]
     rule = aime["intervals"]
     assert rule["encoding"]["y"]["field"] == "lo" and rule["encoding"]["y2"]["field"] == "hi"
     gpt = next(r for r in _data(spec, rule, spec["hconcat"][1]) if r["model"] == "gpt-4-0513")

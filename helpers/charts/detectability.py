@@ -314,17 +314,7 @@ def power_against_difference(
     'panel'
     """
     series = curves["series"].unique(maintain_order=True).to_list()
-    rows = pl.concat(
-        [curves.with_columns(layer=pl.lit("curve")), marks.with_columns(layer=pl.lit("point"))],
-        how="diagonal_relaxed",
-    ).with_columns(panel=pl.col("series") if by_panel else pl.lit(""))
-    smallest = pl.col("point") == "smallest detectable"
-    ranked = pl.when(smallest).then(pl.col("difference"))
-    rows = rows.with_columns(  # the most powerful design's, where a panel has several
-        leftmost=smallest
-        & (smallest.sum().over("panel") > 1)
-        & (pl.col("difference") == ranked.min().over("panel"))
-    )
+    rows = _power_rows(curves, marks, by_panel)
     by_series = _series_channels(series, by_panel)
     shapes = {"smallest detectable": "circle", "asked": "diamond"}
     kinds = [k for k in shapes if k in set(marks["point"])]
@@ -359,7 +349,7 @@ def power_against_difference(
         width = max(width, math.ceil(max(text_width(s, 12) for s in series)) + 8)
     facet = alt.Facet("panel:N").title(None).header(labels=by_panel)
     across = min(columns, len(series)) if by_panel else 1
-    subtitle = wrapped(subtitle, max(440, across * (width + 60)))
+    subtitle = wrapped(subtitle, max(440, across * (width + 60) + 180))  # the legend beside
     said = _said_values(rows, x, y, unit)
     return (
         alt.layer(
@@ -374,6 +364,26 @@ def power_against_difference(
         .facet(facet, columns=columns)
         .resolve_scale(x="independent")
         .properties(title=alt.Title(title, subtitle=subtitle))
+    )
+
+
+def _power_rows(curves: pl.DataFrame, marks: pl.DataFrame, by_panel: bool) -> pl.DataFrame:
+    """The curves and points as one frame, each row's panel, and `leftmost`: which smallest
+    detectable point is the leftmost of several in its panel (the most powerful design's),
+    and whether an observed difference's value goes left of its rule."""
+    rows = pl.concat(
+        [curves.with_columns(layer=pl.lit("curve")), marks.with_columns(layer=pl.lit("point"))],
+        how="diagonal_relaxed",
+    ).with_columns(panel=pl.col("series") if by_panel else pl.lit(""))
+    smallest = pl.col("point") == "smallest detectable"
+    ranked = pl.when(smallest).then(pl.col("difference"))
+    reach = pl.when(pl.col("layer") == "curve").then(pl.col("difference")).max().over("panel")
+    return rows.with_columns(
+        leftmost=smallest
+        & (smallest.sum().over("panel") > 1)
+        & (pl.col("difference") == ranked.min().over("panel"))
+        # an observed difference in the plot's right half: its value said left of its rule
+        | ((pl.col("point") == "observed") & (pl.col("difference") > reach / 2))
     )
 
 
@@ -424,14 +434,24 @@ def _said_values(rows: pl.DataFrame, x: alt.X, y: alt.Y, unit: str) -> list[alt.
         for side, (which, where) in sides.items()
         if (leftmost.height if side == "left" else smallest.height - leftmost.height)
     ]
-    if (rows["point"] == "observed").any():
+    observed = rows.filter(pl.col("point") == "observed")
+    for left in sorted(
+        set(observed["leftmost"])
+    ):  # right of its rule, or left in a plot's right half
         layers.append(
             alt.Chart()
-            .transform_filter("datum.point == 'observed'")
+            .transform_filter(f"datum.point == 'observed' && {'' if left else '!'}datum.leftmost")
             .transform_calculate(said=f"'observed ' + {said}")
-            .mark_text(align="left", baseline="bottom", dx=4, dy=-2, color="#222222", fontSize=11)
+            .mark_text(
+                align="right" if left else "left",
+                baseline="bottom",
+                dx=-4 if left else 4,
+                dy=-2,
+                color="#222222",
+                fontSize=11,
+            )  # fmt: skip
             .encode(x=x, y=alt.datum(0), text="said:N")
-            .properties(name="observed_value")
+            .properties(name=f"observed_value{'_left' if left else ''}")
         )
     return layers
 

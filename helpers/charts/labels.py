@@ -57,7 +57,7 @@ _FAR = [
     for dx in (26, 42)
     for dy in (0, -14, 14, -28, 28, -40, 40)
     for spot in ((dx, dy, "left"), (-dx, dy, "right"))
-] + [(0, dy, "center") for dy in (-34, 34, -46, 46)]
+] + [(0, dy, "center") for dy in (-34, 34, -46, 46, -58, 58)]
 LEADER = {"color": "#777777", "strokeWidth": 0.8}
 
 # What a candidate spot costs: sitting on a point, a bar or another label is worse than
@@ -70,6 +70,9 @@ _ON_LABEL, _ON_MARK, _AMBIGUOUS, _ON_LINE, _LEADER = 1000.0, 500.0, 200.0, 150.0
 _LEADER_CROSSES = 40.0
 # a leader starting on another mark: dearer than crossing one, cheaper than a label on one
 _STARTS_ON = 60.0
+# a label on a band, or straddling its end: legible, but worse than one beside it with a
+# leader across the band's edge; still better than one on a line
+_IN_AREA = 120.0
 
 
 class Axis:
@@ -107,28 +110,34 @@ Segment = tuple[float, float, float, float, float]  # x0, y0, x1, y1, stroke wid
 class Drawn(NamedTuple):
     """A plot's marks in pixels: boxes a label must not sit on (points, bars, texts), segments
     it should not cross (lines, rules, error bars) and the centres of the points among the
-    boxes (a label nearer one of them than its own point would name the wrong one)."""
+    boxes (a label nearer one of them than its own point would name the wrong one); and
+    areas a label had better keep out of (a band: text reads worse on it) that a leader may
+    cross."""
 
     boxes: list[Box]
     segments: list[Segment]
     centres: list[tuple[float, float]]
+    areas: tuple[Box, ...] = ()
 
 
 @dataclass(frozen=True)
 class Marks:
     """Marks of a plot, in data units: boxes (points, bars, texts: a data rectangle widened by
     pixels on each side), segments (lines, rules, error bars: two data points and a stroke
-    width in pixels) and the points' centres. Added together with `+`."""
+    width in pixels), the points' centres and areas (bands: two data corners). Added
+    together with `+`."""
 
     boxes: tuple[tuple[float, float, float, float, float, float, float, float], ...] = ()
     segments: tuple[tuple[float, float, float, float, float], ...] = ()
     centres: tuple[tuple[float, float], ...] = ()
+    areas: tuple[tuple[float, float, float, float], ...] = ()
 
     def __add__(self, other: Marks) -> Marks:
         return Marks(
             self.boxes + other.boxes,
             self.segments + other.segments,
             self.centres + other.centres,
+            self.areas + other.areas,
         )
 
     def in_pixels(self, xaxis: Axis, yaxis: Axis) -> Drawn:
@@ -142,7 +151,12 @@ class Marks:
             for x0, y0, x1, y1, width in self.segments
         ]
         centres = [(xaxis.to_px(x), yaxis.to_px(y)) for x, y in self.centres]
-        return Drawn(boxes, segments, centres)
+        areas = []
+        for x0, y0, x1, y1 in self.areas:
+            xs = sorted((xaxis.to_px(x0), xaxis.to_px(x1)))
+            ys = sorted((yaxis.to_px(y0), yaxis.to_px(y1)))
+            areas.append((xs[0], ys[0], xs[1], ys[1]))
+        return Drawn(boxes, segments, centres, tuple(areas))
 
 
 NONE = Marks()
@@ -184,6 +198,19 @@ def line(xs: Iterable[float], ys: Iterable[float], width: float = 2.0) -> Marks:
     pts = [(x, y) for x, y in zip(_floats(xs), _floats(ys), strict=True) if None not in (x, y)]
     pairs = zip(pts, pts[1:], strict=False)
     return Marks(segments=tuple((x0, y0, x1, y1, width) for (x0, y0), (x1, y1) in pairs))
+
+
+def band(xs: Iterable[float], lo: Iterable[float], hi: Iterable[float]) -> Marks:
+    """A band between `lo` and `hi` over `xs` (an interval around a fit): its upper and lower
+    edges, which a label should not cross, and between each two xs the area it covers, which
+    a label had better keep out of (its ends are not edges: a leader may run down one)."""
+    rows = [r for r in zip(_floats(xs), _floats(lo), _floats(hi), strict=True) if None not in r]
+    pairs = list(zip(rows, rows[1:], strict=False))
+    edges = line([r[0] for r in rows], [r[1] for r in rows], 1.0) + line(
+        [r[0] for r in rows], [r[2] for r in rows], 1.0
+    )
+    areas = tuple((a[0], min(a[1], b[1]), b[0], max(a[2], b[2])) for a, b in pairs)
+    return edges + Marks(areas=areas)
 
 
 def leaders(frame: pl.DataFrame) -> Marks:
@@ -372,6 +399,7 @@ class _Plot:
     height: float
     placed: list[Box] = field(default_factory=list)
     leaders: list[Segment] = field(default_factory=list)  # of the labels placed so far
+    areas: tuple[Box, ...] = ()
 
     def cost(
         self, x: float, y: float, box: Box, leader: Segment | None, bound: float = math.inf
@@ -400,6 +428,7 @@ class _Plot:
             cost += _LEADER + self.crossings(x, y, leader)
         crossed = [c for seg in self.segments if (c := _crossing(box, seg))]
         cost += sum(_ON_LINE + c for c in crossed)
+        cost += _IN_AREA * any(_overlap(box, a) for a in self.areas)
         # a label over another's leader hides it under its halo: the leader then seemed to
         # start at this label, naming the wrong point
         cost += sum(_ON_LABEL for seg in self.leaders if _crossing(box, seg))
@@ -412,14 +441,19 @@ class _Plot:
     def crossings(self, x: float, y: float, leader: Segment) -> float:
         """What a leader from the point at (x, y) costs for what it crosses: labels, marks
         (any box but the point's own, which a chart may list among its marks), lines (more
-        the further it runs along one), and another mark where it starts."""
+        the further it runs along one; not those through the point), and another mark where
+        it starts."""
         cost = sum(_ON_LABEL for p in self.placed if _crossing(p, leader))
         cost += sum(
             _ON_MARK
             for b in self.solid
             if not (b[0] <= x <= b[2] and b[1] <= y <= b[3]) and _crossing(b, leader)
         )
-        near = [n for seg in self.segments if (n := _cross(leader, seg))]
+        near = [  # not the lines through the point: its leader starts on them
+            n
+            for seg in self.segments
+            if _to_segment(x, y, seg) > POINT_R and (n := _cross(leader, seg))
+        ]
         cost += sum(_LEADER_CROSSES + 4 * n for n in near)
         return cost + _STARTS_ON * self._starts_elsewhere(x, y, leader)
 
@@ -445,7 +479,7 @@ def _anywhere(x: float, y: float, width: float, height: float) -> list:
     """Spots over the whole plot, every 10 px (left-aligned), for a label that finds nothing
     free near its point; each costs more the further it is (its leader is longer)."""
     return [
-        (gx - x, gy - y, "left", 30 + math.hypot(gx - x, gy - y) * 0.4)
+        (gx - x, gy - y, "left", 30 + math.hypot(gx - x, gy - y) * 0.8)
         for gx in range(int(EDGE), int(width), 5)
         for gy in range(int(LINE_H), int(height), 5)
     ]
@@ -484,7 +518,7 @@ def layout(
     # first, each tried with the other labels placed after it (two labels crowded together
     # each took the spot that left the other none)
     for i in [i for i in order if costs[i] >= _ON_LABEL]:
-        alone = _Plot(*_plot_marks(xs, ys, marks), width, height)
+        alone = _Plot(*_plot_marks(xs, ys, marks), width, height, areas=marks.areas)
         rest = [j for j in order if j != i]
         for spot in _options(alone, xs[i], ys[i], texts[i], bold, LOOKAHEAD):
             again, again_costs = _greedy(
@@ -577,7 +611,7 @@ def _greedy(
     """`layout`'s placement with the labels taken in `order`: each label's spot and what it
     cost (a leader crossing a label placed before it counts in the later label's cost); a
     label in `fixed` takes the spot given there."""
-    plot = _Plot(*_plot_marks(xs, ys, marks), width, height)
+    plot = _Plot(*_plot_marks(xs, ys, marks), width, height, areas=marks.areas)
     spots: list[Spot | None] = [None] * len(texts)
     costs = [0.0] * len(texts)
     for i in order:
@@ -590,7 +624,7 @@ def _greedy(
             spots[i], costs[i] = best, best_cost
             continue
         best_cost, best = min(_beside(plot, x, y, text, bold), key=lambda priced: priced[0])
-        if best_cost >= _ON_LINE:  # nothing free beside the point: further out, with a leader
+        if best_cost >= _IN_AREA:  # nothing free beside the point: further out, with a leader
             far = [(dx, dy, align, rank * 0.5) for rank, (dx, dy, align) in enumerate(_FAR)]
             for dx, dy, align, extra in far + _anywhere(x, y, width, height):
                 box = _box(x, y, dx, dy, align, text, bold)

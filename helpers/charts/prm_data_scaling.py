@@ -134,7 +134,9 @@ def _series_names(
         line["training_samples"], line["accuracy"]
     )
     if fit is not None:
-        drawn += place.line(fit["samples"], fit["mean"])
+        drawn += place.line(fit["samples"], fit["mean"]) + place.band(
+            fit["samples"], fit["lo"], fit["hi"]
+        )
         if ydom[1] > 100:
             drawn += place.hrules([100.0], xdom) + place.text_boxes(
                 [xdom[0]], [100.0], [CEILING], align="left", baseline="bottom", dx=4, dy=-2

@@ -36,12 +36,14 @@ def _shared(df: pl.DataFrame) -> pl.Expr:
 
 def _dodged(sub: pl.DataFrame, xaxis: Axis) -> pl.DataFrame:
     """`drawn_x`: where each point and interval is drawn; models read at the same length whose
-    intervals overlap are set DODGE px apart, the others drawn where they were read. The more
-    accurate goes left: the one it beats, moved right (longer), stays off a frontier through
-    it, which runs up and to the left from there."""
+    intervals overlap are set DODGE px apart, the others drawn where they were read. The least
+    accurate stays where it was read and the more accurate go left of it: the one beaten,
+    right of (longer than) the one beating it, stays off a frontier through that one, which
+    runs up and to the left from there; and a model read at a slightly longer length, right
+    of the pair, keeps its distance."""
     per_px = (xaxis.hi - xaxis.lo) / xaxis.pixels
-    rank = pl.col("accuracy").rank("ordinal", descending=True).over("token_length") - 1
-    shift = (rank - (pl.len().over("token_length") - 1) / 2) * DODGE * per_px
+    rank = pl.col("accuracy").rank("ordinal", descending=True).over("token_length").cast(pl.Int64)
+    shift = (rank - pl.len().over("token_length").cast(pl.Int64)) * DODGE * per_px
     return sub.with_columns(
         drawn_x=pl.col("token_length") + pl.when(_shared(sub)).then(shift).otherwise(0.0)
     )
@@ -56,8 +58,8 @@ def dodged_note(df: pl.DataFrame) -> list[str]:
         f"{panel} {length:,.0f}"
         for panel, length in shared.select("panel", "token_length").iter_rows()
     )
-    said = "two models read at one length, their intervals overlapping, set slightly apart"
-    return [f"{said} so that both show: {where} tokens"]
+    said = "two models read at one length, their intervals overlapping: the more accurate drawn"
+    return [f"{said} slightly left so that both show: {where} tokens"]
 
 
 # the lines the intervals and the frontier are drawn with, keyed in a legend of their own

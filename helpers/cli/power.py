@@ -160,9 +160,8 @@ def _chart(args, rows: list[dict]):
             subtitle=[
                 f"line: chance of a separable result at two-sided {args.alpha:g} on these "
                 f"problems, as the runs answer them ({'; '.join(tests)})",
-                f"circle: the smallest difference detected with {args.power:.0%} power; "
-                f"dotted rule: the difference observed{asked}; grey dashed rule: the power "
-                "asked for",
+                f"circle: the smallest difference detected with {args.power:.0%} power{asked}",
+                "dotted rule: the difference observed; grey dashed rule: the power asked for",
             ],
             unit="mean reward" if rewards else "percentage points",
             by_panel=True,  # a panel a benchmark
@@ -176,7 +175,7 @@ def _chart(args, rows: list[dict]):
         subtitle=[
             f"line: chance that two runs this far apart come out separable at two-sided "
             f"{args.alpha:g}",
-            f"circle: the smallest difference detected with {args.power:.0%} power{asked}; "
+            f"circle: the smallest difference detected with {args.power:.0%} power{asked}",
             "grey dashed rule: the power asked for",
             *_paired_reach(rows),
         ],
