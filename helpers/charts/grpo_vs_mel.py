@@ -156,8 +156,12 @@ def _placed(
     drawn = _drawn(points, smoothed)
     width, height = plot_size(WIDTH, HEIGHT)
     xaxis, yaxis = place.Axis(xdom, width), place.Axis(ydom, height, flip=True)
+    peaks = curves.peaks.with_columns(at_x=pl.col("step"), at_y=pl.col("score"))
+    if "hi" in peaks.columns:  # named at the top of its interval, which rises from the point
+        nudge = pl.when(pl.col("method") == METHODS[0]).then(-NUDGE).otherwise(NUDGE)
+        peaks = peaks.with_columns(at_x=pl.col("step") + nudge, at_y=pl.col("hi"))
     peaks = place.with_label_positions(
-        curves.peaks, "step", "score", "note", xaxis, yaxis, avoid=drawn, bold=True, centred=True
+        peaks, "at_x", "at_y", "note", xaxis, yaxis, avoid=drawn, bold=True, centred=True
     )
     drawn += place.text_boxes(peaks["label_x"], peaks["label_y"], peaks["note"], bold=True)
     drawn += place.leaders(peaks)

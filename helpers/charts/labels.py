@@ -318,6 +318,17 @@ def _leader(box: Box, x: float, y: float) -> Segment | None:
     return (x + ux * start, y + uy * start, x + ux * end, y + uy * end, LEADER["strokeWidth"])
 
 
+def _beyond(leader: Segment, x: float, y: float, distance: float) -> Segment | None:
+    """The part of a leader from the point at (x, y) further than `distance` from it, or None
+    where it is all nearer."""
+    x0, y0, x1, y1, width = leader
+    length = math.hypot(x1 - x, y1 - y)
+    if length <= distance:
+        return None
+    ux, uy = (x1 - x) / length, (y1 - y) / length
+    return (x + ux * distance, y + uy * distance, x1, y1, width)
+
+
 def _to_segment(px: float, py: float, seg: Segment) -> float:
     x0, y0, x1, y1, _ = seg
     dx, dy = x1 - x0, y1 - y0
@@ -441,18 +452,21 @@ class _Plot:
     def crossings(self, x: float, y: float, leader: Segment) -> float:
         """What a leader from the point at (x, y) costs for what it crosses: labels, marks
         (any box but the point's own, which a chart may list among its marks), lines (more
-        the further it runs along one; not those through the point), and another mark where
-        it starts."""
+        the further it runs along one; a line through the point, such as its own interval,
+        only past where the leader starts on it: one that runs down it hides it), and another
+        mark where it starts."""
         cost = sum(_ON_LABEL for p in self.placed if _crossing(p, leader))
         cost += sum(
             _ON_MARK
             for b in self.solid
             if not (b[0] <= x <= b[2] and b[1] <= y <= b[3]) and _crossing(b, leader)
         )
-        near = [  # not the lines through the point: its leader starts on them
+        away = _beyond(leader, x, y, POINT_R + 4)  # past where it leaves its point's own lines
+        near = [
             n
             for seg in self.segments
-            if _to_segment(x, y, seg) > POINT_R and (n := _cross(leader, seg))
+            if (part := leader if _to_segment(x, y, seg) > POINT_R else away) is not None
+            and (n := _cross(part, seg))
         ]
         cost += sum(_LEADER_CROSSES + 4 * n for n in near)
         return cost + _STARTS_ON * self._starts_elsewhere(x, y, leader)

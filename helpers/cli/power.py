@@ -171,7 +171,7 @@ def _chart(args, rows: list[dict]):
         curves,
         marks,
         power=args.power,
-        title=f"What {args.problems:,} problems at {args.accuracy:.0%} can detect",
+        title=f"What {args.problems:,} problems at {args.accuracy:.0%} accuracy can detect",
         subtitle=[
             f"line: chance that two runs this far apart come out separable at two-sided "
             f"{args.alpha:g}",
