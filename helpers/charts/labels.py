@@ -472,21 +472,26 @@ class _Plot:
         return cost + _STARTS_ON * self._starts_elsewhere(x, y, leader)
 
     def _starts_elsewhere(self, x: float, y: float, leader: Segment) -> bool:
-        """Whether a leader's end at its point (x, y) touches another mark too: another
-        point, or a line or bar that does not pass through the point itself. A reader
-        follows a leader to whatever its end touches."""
-        sx, sy = leader[0], leader[1]
-        if any(
-            math.hypot(sx - px, sy - py) < POINT_R + 1
-            for px, py in self.centres
-            if (px, py) != (x, y)
-        ):
-            return True
-        return any(
-            _to_segment(sx, sy, seg) < seg[4] / 2 + 1
-            for seg in self.segments
-            if _to_segment(x, y, seg) > POINT_R and seg not in self.leaders
-        )
+        """Whether either end of a leader from the point at (x, y) touches another mark: where
+        it comes out of its point (a symbol or the ring round it) or where it meets its
+        label, another point, or a line or bar that does not pass through the point itself.
+        A reader follows a leader to whatever its ends touch."""
+        out = _beyond(leader, x, y, POINT_R + 3)
+        ends = [(leader[2], leader[3])] + ([] if out is None else [(out[0], out[1])])
+        for ex, ey in ends:
+            if any(
+                math.hypot(ex - px, ey - py) < POINT_R + 1
+                for px, py in self.centres
+                if (px, py) != (x, y)
+            ):
+                return True
+            if any(
+                _to_segment(ex, ey, seg) < seg[4] / 2 + 1
+                for seg in self.segments
+                if _to_segment(x, y, seg) > POINT_R and seg not in self.leaders
+            ):
+                return True
+        return False
 
 
 def _anywhere(x: float, y: float, width: float, height: float) -> list:
