@@ -22,23 +22,15 @@ from helpers.io import write_text_atomic
 
 ROOT = Path(__file__).resolve().parent.parent
 
+AGGREGATED = ["100000", "1000000", "10000000", "20000000", "50000000"]  # rows
+PEERS = ["polars", "duckdb", "pandas", "floor"]
 # (section, script and its arguments): what `make bench` measures, in the order the docs give it
 BENCHMARKS = [
     ("Start-up", ["benchmarks/startup.py", "--repeats", "15"]),
-    (
+    (  # Spark's local mode is JVM start-up at these sizes (86 s a run at 1M rows): docs/spark.md
         "Aggregation",
-        [
-            "benchmarks/aggregate.py",
-            "--rows",
-            "100000",
-            "1000000",
-            "10000000",
-            "20000000",
-            "50000000",
-            "--repeats",
-            "3",
-        ],
-    ),  # fmt: skip
+        ["benchmarks/aggregate.py", "--rows", *AGGREGATED, "--repeats", "3", "--engines", *PEERS],
+    ),
     (
         "The picture and compare",
         ["benchmarks/outputs.py", "--rows", "100000", "1000000", "--repeats", "5"],
