@@ -22,7 +22,7 @@ from helpers.charts.text_metrics import text_width
 from helpers.render.theme import COLOURS
 
 GROUPS = ["k1.5", "other"]
-DODGE = 10  # px between the intervals of models read at the same length
+DODGE = 6  # px between the intervals of models read at the same length
 
 
 def _shared(df: pl.DataFrame) -> pl.Expr:
