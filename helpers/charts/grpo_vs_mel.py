@@ -48,7 +48,7 @@ def _stated(stated: pl.DataFrame, colour: alt.Color, xdom, ydom) -> alt.Chart:
 
 def _stated_labels(named: pl.DataFrame, colour: alt.Color, xdom, ydom) -> alt.Chart:
     """Each stated range named where it is drawn (a PNG read alone must say what it is), at the
-    spot `labels` found beside a point on the box's top edge."""
+    spot `labels` found beside a point on the box's lower edge."""
     base = alt.Chart(named).encode(
         x=alt.X("label_x:Q").scale(domain=xdom),
         y=alt.Y("label_y:Q").scale(domain=ydom),
@@ -165,7 +165,7 @@ def _placed(
     )
     drawn += place.text_boxes(peaks["label_x"], peaks["label_y"], peaks["note"], bold=True)
     drawn += place.leaders(peaks)
-    # a range is named at a point a quarter along its box's top edge: its corner lies on a
+    # a range is named at a point a quarter along its box's lower edge: its corner lies on a
     # gridline (a leader to it ran along one), and a curve may cross there
     stated = place.with_label_positions(
         curves.stated.with_columns(
