@@ -119,14 +119,8 @@ def _named_points(
     )
     if gains is not None:  # the bars, and the caps of one set apart
         drawn += place.rules(gains["pos"], gains["base"], gains["step_dpo"])
-        apart = gains.filter(pl.col("pos") != pl.col("pos").round(0))
-        for level in ("base", "step_dpo"):
-            drawn += place.Marks(
-                segments=tuple(
-                    (round(p) + MARKER_CLEAR, y, p, y, 2.0)
-                    for p, y in apart.select("pos", level).iter_rows()
-                )
-            )
+        caps = _caps(gains).select("near", "pos", "level").iter_rows()
+        drawn += place.Marks(segments=tuple((x0, y, x1, y, 2.0) for x0, x1, y in caps))
     width, height = plot_size(*PLOT)
     return with_label_positions(
         points,
@@ -188,6 +182,7 @@ def _baselines(rules: pl.DataFrame, xdom, ydom) -> list[alt.Chart]:
 
 
 APART = 0.25  # of the space between two sizes: gains at one size set apart by this much
+SET_APART = pl.col("pos") != pl.col("pos").round(0)  # a gain's bar moved off its markers' size
 GAIN_TEXT = "#b8363f"  # the gains' red, darkened for text: 5.9:1 on white (the bars' is 3.6:1)
 
 
@@ -224,7 +219,7 @@ def _gain_bars(arrows: pl.DataFrame, xdom, ydom) -> alt.Chart:
     short of both markers: a bar that ran into the Step-DPO triangle read as an arrow pointing
     where the triangle points (up), a falling gap as a rise."""
     towards = (pl.col("step_dpo") - pl.col("base")).sign()
-    towards = pl.when(pl.col("pos") == pl.col("pos").round(0)).then(towards).otherwise(0)
+    towards = pl.when(SET_APART).then(0).otherwise(towards)
     arrows = arrows.with_columns(
         base=pl.col("base") + CLEAR * towards, step_dpo=pl.col("step_dpo") - CLEAR * towards
     )
@@ -251,12 +246,11 @@ def _gain_caps(arrows: pl.DataFrame, xdom, ydom) -> list[alt.Chart]:
     """A bar set apart from its markers (a second gain at one size) as a bracket: a short cap
     at each end, back towards the marker it starts or ends at, so it reads as the gap between
     them (alone, its ends met the baselines' rules and read as the gap between those)."""
-    apart = arrows.with_columns(at=pl.col("pos").round(0)).filter(pl.col("pos") != pl.col("at"))
-    if not apart.height:
+    caps = _caps(arrows)
+    if not caps.height:
         return []  # no empty layers (a browser warns of their infinite extents)
-    caps = apart.unpivot(["base", "step_dpo"], index=["pos", "at"], value_name="level")
     return [
-        alt.Chart(caps.with_columns(near=pl.col("at") + MARKER_CLEAR))
+        alt.Chart(caps)
         .mark_rule(color=COLOURS["Step-DPO"], strokeWidth=2)
         .encode(
             x=alt.X("near:Q").scale(domain=xdom),
@@ -264,6 +258,15 @@ def _gain_caps(arrows: pl.DataFrame, xdom, ydom) -> list[alt.Chart]:
             y=alt.Y("level:Q").scale(domain=ydom),
         )
     ]
+
+
+def _caps(gains: pl.DataFrame) -> pl.DataFrame:
+    """The caps of the bars set apart (`_gain_caps`), drawn and kept off by the names alike:
+    pos (the bar), at (its markers' size), level (base or step_dpo) and near (where the cap
+    stops short of the marker)."""
+    apart = gains.filter(SET_APART).with_columns(at=pl.col("pos").round(0))
+    caps = apart.unpivot(["base", "step_dpo"], index=["pos", "at"], value_name="level")
+    return caps.with_columns(near=pl.col("at") + MARKER_CLEAR)
 
 
 def _gain_labels(arrows: pl.DataFrame, xdom) -> list[alt.Chart]:
