@@ -368,9 +368,10 @@ def power_against_difference(
 
 
 def _power_rows(curves: pl.DataFrame, marks: pl.DataFrame, by_panel: bool) -> pl.DataFrame:
-    """The curves and points as one frame, each row's panel, and `leftmost`: which smallest
-    detectable point is the leftmost of several in its panel (the most powerful design's),
-    and whether an observed difference's value goes left of its rule."""
+    """The curves and points as one frame, each row's panel, and `said_left`: whether a
+    point's value is written left of it (a smallest detectable point the leftmost of several
+    in its panel, the most powerful design's; an observed difference in the plot's right
+    half, left of its rule)."""
     rows = pl.concat(
         [curves.with_columns(layer=pl.lit("curve")), marks.with_columns(layer=pl.lit("point"))],
         how="diagonal_relaxed",
@@ -379,7 +380,7 @@ def _power_rows(curves: pl.DataFrame, marks: pl.DataFrame, by_panel: bool) -> pl
     ranked = pl.when(smallest).then(pl.col("difference"))
     reach = pl.when(pl.col("layer") == "curve").then(pl.col("difference")).max().over("panel")
     return rows.with_columns(
-        leftmost=smallest
+        said_left=smallest
         & (smallest.sum().over("panel") > 1)
         & (pl.col("difference") == ranked.min().over("panel"))
         # an observed difference in the plot's right half: its value said left of its rule
@@ -418,10 +419,10 @@ def _said_values(rows: pl.DataFrame, x: alt.X, y: alt.Y, unit: str) -> list[alt.
     digits, short = (".1f", " points") if unit.endswith("points") else (".3f", "")
     said = f"format(datum.difference, '{digits}') + '{short}'"
     smallest = rows.filter(pl.col("point") == "smallest detectable")
-    leftmost = smallest.filter("leftmost")
+    leftmost = smallest.filter("said_left")
     sides = {  # side: (which rows, the text's alignment and offsets)
-        "right": ("!datum.leftmost", {"align": "left", "baseline": "top", "dx": 7, "dy": 5}),
-        "left": ("datum.leftmost", {"align": "right", "baseline": "bottom", "dx": -7, "dy": -5}),
+        "right": ("!datum.said_left", {"align": "left", "baseline": "top", "dx": 7, "dy": 5}),
+        "left": ("datum.said_left", {"align": "right", "baseline": "bottom", "dx": -7, "dy": -5}),
     }
     layers = [
         alt.Chart()
@@ -435,12 +436,10 @@ def _said_values(rows: pl.DataFrame, x: alt.X, y: alt.Y, unit: str) -> list[alt.
         if (leftmost.height if side == "left" else smallest.height - leftmost.height)
     ]
     observed = rows.filter(pl.col("point") == "observed")
-    for left in sorted(
-        set(observed["leftmost"])
-    ):  # right of its rule, or left in a plot's right half
+    for left in sorted(set(observed["said_left"])):  # right of its rule, or left of it
         layers.append(
             alt.Chart()
-            .transform_filter(f"datum.point == 'observed' && {'' if left else '!'}datum.leftmost")
+            .transform_filter(f"datum.point == 'observed' && {'' if left else '!'}datum.said_left")
             .transform_calculate(said=f"'observed ' + {said}")
             .mark_text(
                 align="right" if left else "left",
