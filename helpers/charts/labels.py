@@ -68,8 +68,9 @@ LEADER = {"color": "#777777", "strokeWidth": 0.8}
 # reads as a crossing), and more the further it runs along it.
 _ON_LABEL, _ON_MARK, _AMBIGUOUS, _ON_LINE, _LEADER = 1000.0, 500.0, 200.0, 150.0, 25.0
 _LEADER_CROSSES = 40.0
-# a leader starting on another mark: dearer than crossing one, cheaper than a label on one
-_STARTS_ON = 60.0
+# a leader whose end (at its point or at its label) touches another mark: dearer than
+# crossing one, cheaper than a label on one
+_TOUCHES = 60.0
 # a label on a band, or straddling its end: legible, but worse than one beside it with a
 # leader across the band's edge; still better than one on a line
 _IN_AREA = 120.0
@@ -141,22 +142,18 @@ class Marks:
         )
 
     def in_pixels(self, xaxis: Axis, yaxis: Axis) -> Drawn:
-        boxes = []
-        for x0, y0, x1, y1, left, top, right, bottom in self.boxes:
+        def rect(x0, y0, x1, y1, left=0.0, top=0.0, right=0.0, bottom=0.0) -> Box:
             xs = sorted((xaxis.to_px(x0), xaxis.to_px(x1)))
             ys = sorted((yaxis.to_px(y0), yaxis.to_px(y1)))
-            boxes.append((xs[0] - left, ys[0] - top, xs[1] + right, ys[1] + bottom))
+            return (xs[0] - left, ys[0] - top, xs[1] + right, ys[1] + bottom)
+
+        boxes = [rect(*b) for b in self.boxes]
         segments = [
             (xaxis.to_px(x0), yaxis.to_px(y0), xaxis.to_px(x1), yaxis.to_px(y1), width)
             for x0, y0, x1, y1, width in self.segments
         ]
         centres = [(xaxis.to_px(x), yaxis.to_px(y)) for x, y in self.centres]
-        areas = []
-        for x0, y0, x1, y1 in self.areas:
-            xs = sorted((xaxis.to_px(x0), xaxis.to_px(x1)))
-            ys = sorted((yaxis.to_px(y0), yaxis.to_px(y1)))
-            areas.append((xs[0], ys[0], xs[1], ys[1]))
-        return Drawn(boxes, segments, centres, tuple(areas))
+        return Drawn(boxes, segments, centres, tuple(rect(*a) for a in self.areas))
 
 
 NONE = Marks()
@@ -454,7 +451,7 @@ class _Plot:
         (any box but the point's own, which a chart may list among its marks), lines (more
         the further it runs along one; a line through the point, such as its own interval,
         only past where the leader starts on it: one that runs down it hides it), and another
-        mark where it starts."""
+        mark where either of its ends touches it."""
         cost = sum(_ON_LABEL for p in self.placed if _crossing(p, leader))
         cost += sum(
             _ON_MARK
@@ -469,9 +466,9 @@ class _Plot:
             and (n := _cross(part, seg))
         ]
         cost += sum(_LEADER_CROSSES + 4 * n for n in near)
-        return cost + _STARTS_ON * self._starts_elsewhere(x, y, leader)
+        return cost + _TOUCHES * self._touches_another(x, y, leader)
 
-    def _starts_elsewhere(self, x: float, y: float, leader: Segment) -> bool:
+    def _touches_another(self, x: float, y: float, leader: Segment) -> bool:
         """Whether either end of a leader from the point at (x, y) touches another mark: where
         it comes out of its point (a symbol or the ring round it) or where it meets its
         label, another point, or a line or bar that does not pass through the point itself.
@@ -568,14 +565,30 @@ def _priced(plot: _Plot, x: float, y: float, text: str, bold: bool) -> list[tupl
     point, then further out with a leader (each spot's rank in the preferences counted; not
     the search over the whole plot, which `_greedy` makes where these are all taken)."""
     priced = list(_beside(plot, x, y, text, bold))
-    far = [(dx, dy, align, rank * 0.5) for rank, (dx, dy, align) in enumerate(_FAR)]
-    for dx, dy, align, extra in far:
-        box = _box(x, y, dx, dy, align, text, bold)
-        leader = _leader(box, x, y)
-        if leader is not None:
-            cost, halo = plot.cost(x, y, box, leader)
-            priced.append((cost + extra, Spot(dx, dy, align, halo, _ends(leader, x, y))))
+    for dx, dy, align, extra in _far():
+        if (led := _led(plot, x, y, (dx, dy, align), text, bold)) is not None:
+            priced.append((led[0] + extra, led[1]))
     return priced
+
+
+def _far() -> list[tuple[float, float, str, float]]:
+    """The spots further out (_FAR), each with what its rank in the preferences adds."""
+    return [(dx, dy, align, rank * 0.5) for rank, (dx, dy, align) in enumerate(_FAR)]
+
+
+def _led(
+    plot: _Plot, x: float, y: float, spot: tuple, text: str, bold: bool, bound: float = math.inf
+) -> tuple[float, Spot] | None:
+    """What a spot (dx, dy, align) joined to the point at (x, y) by a leader costs, and the
+    spot with its leader; None where it sits too near the point for one. A cost of `bound`
+    or more is not looked at further (see `_Plot.cost`)."""
+    dx, dy, align = spot
+    box = _box(x, y, dx, dy, align, text, bold)
+    leader = _leader(box, x, y)
+    if leader is None:
+        return None
+    cost, halo = plot.cost(x, y, box, leader, bound=bound)
+    return cost, Spot(dx, dy, align, halo, _ends(leader, x, y))
 
 
 def _beside(plot: _Plot, x: float, y: float, text: str, bold: bool):
@@ -644,15 +657,10 @@ def _greedy(
             continue
         best_cost, best = min(_beside(plot, x, y, text, bold), key=lambda priced: priced[0])
         if best_cost >= _IN_AREA:  # nothing free beside the point: further out, with a leader
-            far = [(dx, dy, align, rank * 0.5) for rank, (dx, dy, align) in enumerate(_FAR)]
-            for dx, dy, align, extra in far + _anywhere(x, y, width, height):
-                box = _box(x, y, dx, dy, align, text, bold)
-                leader = _leader(box, x, y)
-                if leader is None:
-                    continue
-                cost, halo = plot.cost(x, y, box, leader, bound=best_cost - extra)
-                if cost + extra < best_cost:
-                    best, best_cost = Spot(dx, dy, align, halo, _ends(leader, x, y)), cost + extra
+            for dx, dy, align, extra in _far() + _anywhere(x, y, width, height):
+                led = _led(plot, x, y, (dx, dy, align), text, bold, bound=best_cost - extra)
+                if led is not None and led[0] + extra < best_cost:
+                    best_cost, best = led[0] + extra, led[1]
         box = _box(x, y, best.dx, best.dy, best.align, text, bold)
         if best.leader is None and _distance(box, x, y) > DETACHED:  # joined, not left afloat
             leader = _leader(box, x, y)
