@@ -408,6 +408,7 @@ class _Plot:
     placed: list[Box] = field(default_factory=list)
     leaders: list[Segment] = field(default_factory=list)  # of the labels placed so far
     areas: tuple[Box, ...] = ()
+    _split: dict = field(default_factory=dict, repr=False)  # see `_through`
 
     def cost(
         self, x: float, y: float, box: Box, leader: Segment | None, bound: float = math.inf
@@ -427,24 +428,37 @@ class _Plot:
                 cost += area if area < 4 else _ON_MARK + area  # a corner's graze, or a hit
         if leader is not None and cost + _LEADER >= bound:
             return cost + _LEADER, False
+        crossed = [c for seg in self.segments if (c := _crossing(box, seg))]
+        rest = self._around(box, crossed)
         if leader is None:
             near = _distance(box, x, y)
             others = [(px, py) for px, py in self.centres if (px, py) != (x, y)]
             if any(_distance(box, px, py) < near + NEARER for px, py in others):
                 cost += _AMBIGUOUS
+        elif (least := cost + _LEADER + sum(rest)) >= bound:  # before its leader's crossings
+            return least, False
         else:
             cost += _LEADER + self.crossings(x, y, leader)
-        crossed = [c for seg in self.segments if (c := _crossing(box, seg))]
-        cost += sum(_ON_LINE + c for c in crossed)
-        cost += _IN_AREA * any(_overlap(box, a) for a in self.areas)
+        for term in rest[:-1]:  # added in this order: a cost is the same to the last bit
+            cost += term
+        return cost + rest[-1], bool(crossed)
+
+    def _around(self, box: Box, crossed: list[float]) -> tuple[float, ...]:
+        """What a label's box costs for what lies around it: the lines it crosses (`crossed`:
+        how far each runs through it), a band it sits on, a leader it hides, the plot's
+        edges it runs into or over, and its bottom below the plot."""
         # a label over another's leader hides it under its halo: the leader then seemed to
         # start at this label, naming the wrong point
-        cost += sum(_ON_LABEL for seg in self.leaders if _crossing(box, seg))
         outside = max(0, -box[0]) + max(0, box[2] - self.width) + max(0, -box[1])
         # a label's side on the plot's left or right edge runs into the axis or the frame
         edge = max(0, EDGE - box[0]) + max(0, box[2] - self.width + EDGE) - outside
-        cost += outside * LINE_H * 2 + max(0, edge) * 4
-        return cost + max(0, box[3] - self.height) * 40, bool(crossed)
+        return (
+            sum(_ON_LINE + c for c in crossed),
+            _IN_AREA * any(_overlap(box, a) for a in self.areas),
+            sum(_ON_LABEL for seg in self.leaders if _crossing(box, seg)),
+            outside * LINE_H * 2 + max(0, edge) * 4,
+            max(0, box[3] - self.height) * 40,
+        )
 
     def crossings(self, x: float, y: float, leader: Segment) -> float:
         """What a leader from the point at (x, y) costs for what it crosses: labels, marks
@@ -461,9 +475,8 @@ class _Plot:
         away = _beyond(leader, x, y, POINT_R + 4)  # past where it leaves its point's own lines
         near = [
             n
-            for seg in self.segments
-            if (part := leader if _to_segment(x, y, seg) > POINT_R else away) is not None
-            and (n := _cross(part, seg))
+            for seg, through in self._through(x, y)[0]
+            if (part := away if through else leader) is not None and (n := _cross(part, seg))
         ]
         cost += sum(_LEADER_CROSSES + 4 * n for n in near)
         return cost + _TOUCHES * self._touches_another(x, y, leader)
@@ -482,23 +495,57 @@ class _Plot:
                 if (px, py) != (x, y)
             ):
                 return True
-            if any(
-                _to_segment(ex, ey, seg) < seg[4] / 2 + 1
-                for seg in self.segments
-                if _to_segment(x, y, seg) > POINT_R and seg not in self.leaders
-            ):
+            if any(_to_segment(ex, ey, seg) < seg[4] / 2 + 1 for seg in self._through(x, y)[1]):
                 return True
         return False
 
+    def _through(self, x: float, y: float) -> tuple[list, list[Segment]]:
+        """The plot's segments, each with whether it passes through the point at (x, y)
+        (within POINT_R of its centre), and those that do not and are no label's leader:
+        worked out once a point, while no segment is added (a leader is priced against
+        every segment, for each of the hundreds of spots a label may take)."""
+        key = (x, y, len(self.segments))
+        if key not in self._split:
+            pairs = [(seg, _to_segment(x, y, seg) <= POINT_R) for seg in self.segments]
+            clear = [seg for seg, through in pairs if not through and seg not in self.leaders]
+            self._split[key] = (pairs, clear)
+        return self._split[key]
 
-def _anywhere(x: float, y: float, width: float, height: float) -> list:
-    """Spots over the whole plot, every 10 px (left-aligned), for a label that finds nothing
-    free near its point; each costs more the further it is (its leader is longer)."""
+
+def _grid(x: float, y: float, width: float, height: float) -> list:
+    """Spots over the whole plot, every 5 px (left-aligned; columns left to right, each top
+    down), each costing more the further it is from the point at (x, y) (its leader is
+    longer)."""
     return [
         (gx - x, gy - y, "left", 30 + math.hypot(gx - x, gy - y) * 0.8)
         for gx in range(int(EDGE), int(width), 5)
         for gy in range(int(LINE_H), int(height), 5)
     ]
+
+
+def _anywhere(
+    plot: _Plot, x: float, y: float, text: str, bold: bool, best_cost: float, best: Spot
+) -> tuple[float, Spot]:
+    """The cheapest of the spots over the whole plot (`_grid`) for a label that finds nothing
+    free near its point, if it costs less than `best_cost`; else (best_cost, best). Spots are
+    priced nearest first: a spot costs at least its distance and a leader, so once that alone
+    is more than the best found, no spot further out can cost less (on 008's curves this
+    prices a tenth of the grid). Of spots that cost the same, the first in the grid's order
+    wins, as if the grid were walked in order."""
+    spots = _grid(x, y, plot.width, plot.height)
+    first = None  # the grid index of the best spot, where it is one of these
+    for k in sorted(range(len(spots)), key=lambda k: spots[k][3]):
+        dx, dy, align, extra = spots[k]
+        if extra + _LEADER > best_cost:
+            break
+        # a spot costing exactly `best_cost` is priced whole (it may come first in the grid)
+        led = _led(plot, x, y, (dx, dy, align), text, bold, bound=best_cost - extra + 1e-6)
+        if led is None:
+            continue
+        cost = led[0] + extra
+        if cost < best_cost or (cost == best_cost and first is not None and k < first):
+            best_cost, best, first = cost, led[1], k
+    return best_cost, best
 
 
 def layout(
@@ -657,10 +704,11 @@ def _greedy(
             continue
         best_cost, best = min(_beside(plot, x, y, text, bold), key=lambda priced: priced[0])
         if best_cost >= _IN_AREA:  # nothing free beside the point: further out, with a leader
-            for dx, dy, align, extra in _far() + _anywhere(x, y, width, height):
+            for dx, dy, align, extra in _far():
                 led = _led(plot, x, y, (dx, dy, align), text, bold, bound=best_cost - extra)
                 if led is not None and led[0] + extra < best_cost:
                     best_cost, best = led[0] + extra, led[1]
+            best_cost, best = _anywhere(plot, x, y, text, bold, best_cost, best)
         box = _box(x, y, best.dx, best.dy, best.align, text, bold)
         if best.leader is None and _distance(box, x, y) > DETACHED:  # joined, not left afloat
             leader = _leader(box, x, y)
