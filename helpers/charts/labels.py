@@ -438,7 +438,7 @@ class _Plot:
         elif (least := cost + _LEADER + sum(rest)) >= bound:  # before its leader's crossings
             return least, False
         else:
-            cost += _LEADER + self.crossings(x, y, leader)
+            cost += _LEADER + self.crossings(x, y, leader, budget=bound - least)
         for term in rest[:-1]:  # added in this order: a cost is the same to the last bit
             cost += term
         return cost + rest[-1], bool(crossed)
@@ -460,12 +460,13 @@ class _Plot:
             max(0, box[3] - self.height) * 40,
         )
 
-    def crossings(self, x: float, y: float, leader: Segment) -> float:
+    def crossings(self, x: float, y: float, leader: Segment, budget: float = math.inf) -> float:
         """What a leader from the point at (x, y) costs for what it crosses: labels, marks
         (any box but the point's own, which a chart may list among its marks), lines (more
         the further it runs along one; a line through the point, such as its own interval,
         only past where the leader starts on it: one that runs down it hides it), and another
-        mark where either of its ends touches it."""
+        mark where either of its ends touches it. Once the cost reaches `budget`, counting
+        stops: at least `budget` comes back (the spot costs too much already)."""
         cost = sum(_ON_LABEL for p in self.placed if _crossing(p, leader))
         cost += sum(
             _ON_MARK
@@ -473,12 +474,14 @@ class _Plot:
             if not (b[0] <= x <= b[2] and b[1] <= y <= b[3]) and _crossing(b, leader)
         )
         away = _beyond(leader, x, y, POINT_R + 4)  # past where it leaves its point's own lines
-        near = [
-            n
-            for seg, through in self._through(x, y)[0]
-            if (part := away if through else leader) is not None and (n := _cross(part, seg))
-        ]
-        cost += sum(_LEADER_CROSSES + 4 * n for n in near)
+        near, so_far = [], cost
+        for seg, through in self._through(x, y)[0]:
+            if (part := away if through else leader) is not None and (n := _cross(part, seg)):
+                near.append(n)
+                so_far += _LEADER_CROSSES + 4 * n
+                if so_far >= budget:
+                    return so_far
+        cost += sum(_LEADER_CROSSES + 4 * n for n in near)  # as always summed: the same bits
         return cost + _TOUCHES * self._touches_another(x, y, leader)
 
     def _touches_another(self, x: float, y: float, leader: Segment) -> bool:
