@@ -104,3 +104,12 @@ def executed(tmp_path_factory) -> tuple[dict[str, Path], str]:
     for d, text in zip(done, said, strict=True):
         assert d.returncode == 0, text
     return {c.name: c for c in copies}, "".join(said)
+
+
+def pytest_generate_tests(metafunc):
+    """A test taking `chart_function` (`chart_checks`) runs once for each public chart function
+    of the chart modules its test file names in `CHART_MODULES`."""
+    if "chart_function" in metafunc.fixturenames:
+        from tests.chart_examples import chart_functions
+
+        metafunc.parametrize("chart_function", chart_functions(metafunc.module.CHART_MODULES))

@@ -1,10 +1,8 @@
-"""Chart functions: what a reader must see is in the spec (marks, fields, points, domains, layers)."""
+"""The figures' chart functions (000-004, 006, 008): what a reader must see is in the spec
+(marks, fields, points, domains, layers); and, for these, the tests every chart function
+takes (`chart_checks`)."""
 
 from __future__ import annotations
-
-import functools
-import json
-import re
 
 import altair as alt
 import polars as pl
@@ -12,11 +10,10 @@ import pytest
 
 import helpers
 from helpers import charts
-from helpers.charts import labels, own_run
+from helpers.charts import labels
 from helpers.charts.step_dpo_sizing import GAIN_TEXT
 from helpers.figures import (
     across_papers,
-    detectability,
     grpo_vs_mel,
     prm_data_scaling,
     rl_length_scaling,
@@ -24,39 +21,28 @@ from helpers.figures import (
     training_dynamics,
 )
 from helpers.render import theme
-from helpers.runs import drawable, readers, summarise
-from tests.realdata import SKY_ACCURACY, SKY_PROBLEMS
+from tests.chart_checks import (  # noqa: F401 (collected here, for CHART_MODULES)
+    _untitled_tooltips,
+    grey_clashes,
+    test_chart_builds_round_trips_and_renders,
+    test_every_stated_tick_is_drawn,
+    test_series_are_told_apart_in_greyscale,
+    test_tooltips_speak_in_words,
+)
+from tests.chart_examples import (
+    EXAMPLES,
+    _centred,
+    _data,
+    _named,
+    _roundtrip,
+    _text,
+    chart_functions,
+)
 
-
-def _layers(spec: dict) -> list[dict]:
-    return spec.get("layer", [spec])
-
-
-def _data(spec: dict, layer: dict, parent: dict | None = None) -> list[dict]:
-    """Rows a layer draws (its own data, else its parent's)."""
-    source = layer.get("data") or (parent or {}).get("data")
-    return spec["datasets"][source["name"]]
-
-
-def _named(spec: dict) -> dict[str, dict]:
-    """A layered spec's layers by their names, in drawing order (Altair suffixes `_1`, `_2` to a
-    name repeated in another panel)."""
-    return {re.sub(r"_\d+$", "", ly["name"]): ly for ly in spec["layer"] if "name" in ly}
-
-
-def _text(title) -> str:
-    """A title's text, whether given as a string or a Title (with its anchor)."""
-    return title["text"] if isinstance(title, dict) else title
-
-
-def _centred(title) -> bool:
-    return isinstance(title, dict) and title.get("anchor") == "middle"
-
-
-def _roundtrip(chart: alt.TopLevelMixin) -> dict:
-    spec = chart.to_dict()
-    assert json.loads(json.dumps(spec)) == spec
-    return spec
+CHART_MODULES = (
+    "across_papers", "detectability", "grpo_vs_mel", "prm_data_scaling", "rl_length_scaling",
+    "step_dpo_sizing", "training_dynamics",
+)  # fmt: skip
 
 
 # ---- 000 ----------------------------------------------------------------------------------------
@@ -483,69 +469,6 @@ def stats_wilson(k, n):
     return stats.wilson_interval(k, n)
 
 
-# ---- your own run -------------------------------------------------------------------------------
-
-
-def test_accuracy_by_group_spec():
-
-    from tests.realdata import SKY
-
-    samples = readers.read_qwen_math(SKY)
-    spec = _roundtrip(
-        charts.accuracy_by_group(
-            summarise.accuracy_table(samples, ["level"]),
-            "level",
-            title="t",
-            overall=summarise.accuracy_table(samples),
-        )
-    )
-    marks = [ly["mark"]["type"] for ly in spec["layer"]]
-    assert marks == ["rule", "point", "rule"]
-    assert spec["layer"][0]["encoding"]["y"]["field"] == "lo"
-    assert len(_data(spec, spec["layer"][1])) == 5
-    # the overall line is named in the subtitle, where no label can cross a group's interval
-    overall = f"dashed line: overall {SKY_ACCURACY:.1%} ({SKY_PROBLEMS} problems)"
-    assert spec["title"]["subtitle"][0] == overall
-
-
-def test_the_mean_of_the_benchmarks_is_drawn_apart_after_them():
-    """Issue 46: one evaluation's mean of its benchmarks is not one more benchmark along the
-    axis: a panel of its own after theirs, on the same accuracy scale, a dark diamond."""
-    table = pl.DataFrame(
-        {
-            "benchmark": ["AIME24", "MATH500", "mean of 2 benchmarks"],
-            "accuracy": [0.3, 0.8, 0.55],
-            "lo": [0.15, 0.76, 0.48],
-            "hi": [0.5, 0.84, 0.62],
-            "problems": [30, 500, None],
-            "average": [False, False, True],
-        }
-    )
-    spec = _roundtrip(charts.accuracy_by_group(table, "benchmark", title="t"))
-    benchmarks, mean = spec["hconcat"]
-    assert spec["resolve"]["scale"]["y"] == "shared"
-    drawn = [[r["benchmark"] for r in _data(spec, p["layer"][1], p)] for p in (benchmarks, mean)]
-    assert drawn == [["AIME24", "MATH500"], ["mean of 2 benchmarks"]]
-    assert mean["layer"][1]["encoding"]["shape"]["value"] == "diamond"
-    assert mean["layer"][1]["encoding"]["x"]["title"] == "Average"
-    assert mean["layer"][1]["encoding"]["y"]["axis"]["labels"] is False
-
-
-def test_accuracy_vs_size_spec():
-
-    from tests.realdata import OBS
-
-    scores = readers.read_scores(OBS, benchmarks=["GSM8K", "MMLU"])
-    spec = _roundtrip(charts.accuracy_vs_size(summarise.size_table(scores), title="t"))
-    assert spec["facet"]["field"] == "benchmark"
-    points, trend = spec["spec"]["layer"]
-    assert points["encoding"]["x"]["scale"]["type"] == "log"
-    rows = spec["datasets"][spec["data"]["name"]]
-    assert sum(r["kind"] == "model" for r in rows) == scores.height
-    medians = [r for r in rows if r["kind"] == "median"]
-    assert medians and all(r["models"] >= 3 for r in medians)
-
-
 def test_across_papers_spec():
     """006 (issue 26): one panel per paper, colour for the paper (Okabe-Ito), shape for described
     against published, hollow for 001's off-axis AIME end, an axis that fits the values."""
@@ -579,453 +502,16 @@ def test_across_papers_spec():
     assert rule["x"]["field"] == "lo" and rule["x2"]["field"] == "hi"
 
 
-# ---- every public chart function, discovered ------------------------------------------------
-# Each public chart function in `helpers.charts` needs an example here (a builder and a check of
-# its own spec); the test below finds the functions itself, so a new chart without an example
-# fails. Each example builds, survives JSON and `from_dict`, and renders to PNG and SVG.
-
-EXAMPLES: dict[str, tuple] = {}
-
-
-def example(name: str):
-    def register(build):
-        def check(check_spec):
-            EXAMPLES[name] = (build, check_spec)
-            return check_spec
-
-        return check
-
-    return register
-
-
-@functools.cache  # one comparison for every example that draws it
-def _compared():
-    from helpers.runs import examples
-    from helpers.runs.compare import compare
-
-    return compare(examples.comparison_logs())
-
-
-@example("rl_length_scaling")(lambda: charts.rl_length_scaling(helpers.load("rl_length_scaling")))
-def _(spec):
-    assert [_text(p["title"]) for p in spec["hconcat"]] == ["MATH500", "AIME2024"]
-    assert all(_centred(p["title"]) for p in spec["hconcat"])  # centred above each, as described
-
-
-@example("rl_length_scaling_panel")(
-    lambda: charts.rl_length_scaling_panel(
-        rl_length_scaling.with_benchmark_intervals(helpers.load("rl_length_scaling")), "AIME2024"
-    )
-)
-def _(spec):
-    assert list(_named(spec))[:2] == ["intervals", "points"]
-
-
-@example("step_dpo_sizing")(lambda: charts.step_dpo_sizing(helpers.load("step_dpo_sizing")))
-def _(spec):
-    assert _text(spec["title"]) == "Accuracy on the MATH test set" and _centred(spec["title"])
-
-
-@example("prm_data_scaling")(lambda: charts.prm_data_scaling(helpers.load("prm_data_scaling")))
-def _(spec):
-    assert [p["layer"][0]["encoding"]["y"]["field"] for p in spec["hconcat"]] == ["accuracy"] * 2
-
-
-@example("training_dynamics")(
-    lambda: charts.training_dynamics(
-        training_dynamics.described_curves(helpers.load("training_dynamics")), title="t"
-    )
-)
-def _(spec):
-    assert spec["facet"]["field"] == "benchmark" and spec["columns"] == 4
-
-
-@example("gain_vs_growth")(
-    lambda: charts.gain_vs_growth(
-        training_dynamics.gain_and_growth(helpers.load("training_dynamics"))
-    )
-)
-def _(spec):
-    points = spec["layer"][0]
-    assert points["encoding"]["x"]["field"] == "token_growth"
-    rows = _data(spec, points, spec)
-    assert rows and all(r["gain"] is not None for r in rows)
-    # every point is named by a label layer
-    texts = [ly for ly in spec["layer"] if ly["mark"]["type"] == "text"]
-    named = {r["benchmark"] for t in texts for r in _data(spec, t, spec)}
-    assert named == {r["benchmark"] for r in rows}
-
-
-@example("grpo_vs_mel")(
-    lambda: charts.grpo_vs_mel(grpo_vs_mel.method_curves(helpers.load("grpo_vs_mel")))
-)
-def _(spec):
-    assert _named(spec)["points"]["encoding"]["shape"]["legend"] is not None
-
-
-@example("accuracy_by_group")(
-    lambda: charts.accuracy_by_group(
-        summarise.accuracy_table(readers.read_qwen_math(_sky()), ["level"]), "level", title="t"
-    )
-)
-def _(spec):
-    assert list(_named(spec)) == ["intervals"]
-
-
-def _sky():
-    from tests.realdata import SKY
-
-    return SKY
-
-
-def _scores():
-    from tests.realdata import OBS
-
-    return readers.read_scores(OBS, benchmarks=["GSM8K"])
-
-
-@example("accuracy_vs_size")(
-    lambda: charts.accuracy_vs_size(summarise.size_table(_scores()), title="t", columns=1)
-)
-def _(spec):
-    assert list(_named(spec["spec"])) == ["models", "medians"]
-
-
-def _leaderboard():
-    from helpers.runs.leaderboard import leaderboard
-
-    models = pl.DataFrame(
-        {
-            "model": ["a-7B", "b-1.5B", "c", "a-7B", "b-1.5B", "c"],
-            "benchmark": ["AIME24"] * 3 + ["MATH500"] * 3,
-            "accuracy": [0.5, 0.3, 0.1, 0.9, 0.6, 0.58],
-            "size_b": [7.0, 1.5, None] * 2,
-        }
-    )
-    return leaderboard(models)
-
-
-@example("leaderboard")(
-    lambda: charts.leaderboard(_leaderboard()[0], title="t", notes=_leaderboard()[1])
-)
-def _(spec):
-    panels = spec["concat"]
-    assert [p["title"] for p in panels] == ["AIME24", "MATH500"]
-    assert [list(_named(p)) for p in panels] == [["tiers", "intervals", "models"]] * 2
-    y = panels[1]["layer"][2]["encoding"]["y"]
-    assert y["sort"] == ["a-7B", "b-1.5B", "c"]  # ranked from the top
-    assert "shading" in spec["title"]["subtitle"][1]
-
-
-def _run_curves():
-    from .conftest import EXAMPLE
-
-    return summarise.sample_curves(summarise.aggregate_samples(pl.scan_parquet(EXAMPLE)))
-
-
-@example("run_grid")(lambda: charts.run_grid(_run_curves(), title="t", columns=2))
-def _(spec):
-    """Per benchmark, accuracy (percent, with its band) above mean length, one x axis; panels
-    named by number (a benchmark's name never enters an expression), layers uniquely named."""
-    units = spec["concat"]
-    assert spec["columns"] == 2 and len(units) == 3
-    accuracy, length = units[0]["vconcat"]
-    band, line = accuracy["layer"]
-    assert line["encoding"]["y"]["axis"]["format"] == ".0%" and band["mark"]["type"] == "area"
-    assert _text(accuracy["title"]) == "aime-like (simulated)"
-    assert line["encoding"]["y"]["title"] == "Accuracy"  # the first column only
-    assert units[1]["vconcat"][0]["layer"][1]["encoding"]["y"]["title"] is None
-    assert length["encoding"]["y"]["title"] == ["Mean", "tokens"]  # no taller than its panel
-    assert "datum.panel === 0" in json.dumps(length["transform"])
-    names = [x["name"] for u in units for c in u["vconcat"] for x in c.get("layer", [c])]
-    assert len(names) == len(set(names)) == 9
-    x = line["encoding"]["x"]["scale"]["domain"]
-    assert x == [0, 150]
-
-
-@example("across_papers")(
-    lambda: charts.across_papers(across_papers.by_paper(across_papers.across_papers(), "MATH500"))
-)
-def _(spec):
-    points = _named(spec["vconcat"][0])["points"]
-    assert points["encoding"]["color"]["legend"]["title"] == "paper"
-    assert points["encoding"]["x"]["scale"]["domain"] == [60, 100]
-    labels = [r["label"] for panel in spec["vconcat"] for r in _data(spec, panel)]
-    assert len(labels) == len(set(labels)) == 45  # 001's start left out: a curve gives its end
-
-
-@example("run_curves")(lambda: charts.run_curves(_compared().curves, _compared().runs))
-def _(spec):
-    assert spec["facet"]["field"] == "benchmark"
-    assert spec["spec"]["layer"][0]["encoding"]["color"]["legend"]["title"] == "run"
-
-
-@example("paired_differences")(lambda: charts.paired_differences(_compared().differences))
-def _(spec):
-    layers = _named(spec["spec"])
-    assert {"paired", "unpaired", "zero", "difference"} <= set(layers)
-    # differences of accuracies are labelled in percentage points, not as relative percentages
-    y = layers["difference"]["encoding"]["y"]
-    assert "percentage points" in y["title"] and "* 100" in y["axis"]["labelExpr"]
-
-
-@example("detectability")(
-    lambda: charts.detectability(
-        detectability.power_curves(detectability.gaps()), detectability.gaps()
-    )
-)
-def _(spec):
-    rows = spec["datasets"][spec["data"]["name"]]
-    points = [r for r in rows if r["layer"] == "gap"]
-    assert len(points) == len(detectability.GAPS)
-    assert all(r["difference"] >= 0 for r in points)  # a gap's size; its sign in the tooltip
-    assert {r["panel"] for r in rows} == {
-        "AIME2024 / AIME24 (30 problems)", "MATH500 (500 problems)", "MATH (5,000 problems)",
-    }  # fmt: skip
-    assert {r["figure"] for r in points} == set(detectability.FIGURES.values())
-    # each point labelled (a reader of the PNG cannot hover): what it compares, signed
-    for r in points:
-        assert r["label"].startswith(detectability.SHORT[r["comparison"]])
-        signed = f"{r['shown_points']:+g}".replace("-", "\u2212")  # a true minus
-        assert r["label"].endswith(f"({signed})") and r["label_x"] is not None
-    texts = [x for x in spec["spec"]["layer"] if x["mark"]["type"] == "text"]
-    assert texts and all(x["encoding"]["text"]["field"] == "label" for x in texts)
-
-
-def _design_power():
-    from helpers import stats
-    from helpers.runs import power_curves
-
-    rows = [
-        {"design": design, "problems": 500, "accuracy": 0.5, "agreement": agreement,
-         "alpha": 0.05, "power": 0.8,
-         "minimum_detectable_difference": stats.minimum_detectable_difference(
-             500, 0.5, agreement=agreement)}
-        for design, agreement in (("unpaired", None), ("paired", 0.8))
-    ]  # fmt: skip
-    return power_curves.design_curves(rows, 0.05)
-
-
-@example("power_against_difference")(
-    lambda: charts.power_against_difference(
-        *_design_power(), power=0.8, title="t", subtitle=["line: power"]
-    )
-)
-def _(spec):
-    """Each design's curve crosses the power asked for at its smallest detectable difference
-    (the same formula found both), where its circle is drawn."""
-    rows = spec["datasets"][spec["data"]["name"]]
-    for design in ("unpaired", "paired, 80% answered alike"):
-        curve = [r for r in rows if r["series"] == design and r["layer"] == "curve"]
-        (smallest,) = [
-            r for r in rows if r["series"] == design and r.get("point") == "smallest detectable"
-        ]
-        below = max((r for r in curve if r["power"] <= 0.8), key=lambda r: r["power"])
-        above = min((r for r in curve if r["power"] >= 0.8), key=lambda r: r["power"])
-        assert below["difference"] <= smallest["difference"] + 0.05
-        assert smallest["difference"] <= above["difference"] + 0.05
-    asked = [r for r in rows if r.get("point") == "asked"]
-    assert [r["difference"] for r in asked] == [5.0, 5.0]
-
-
-@example("problem_flips")(lambda: charts.problem_flips(_compared().problems))
-def _(spec):
-    assert {"bars", "problems"} <= set(_named(spec["spec"]))
-
-
-@example("flip_counts")(lambda: charts.flip_counts(drawable.flip_counts(_compared().problems)))
-def _(spec):
-    """Counted by how much each problem moved: one bar per amount, its count written on it,
-    and the counts add up to the problems that flipped."""
-    assert {"bars", "counts"} <= set(_named(spec["spec"]))
-    rows = spec["datasets"][spec["data"]["name"]]
-    assert sum(r["problems"] for r in rows) == _compared().problems.height
-    assert {r["better"] for r in rows} == {"method better", "baseline better"}
-
-
-@example("comparison")(
-    lambda: charts.comparison(
-        _compared().curves,
-        _compared().differences,
-        _compared().problems,
-        _compared().runs,
-        title="t",
-    )
-)
-def _(spec):
-    assert len(spec["vconcat"]) == 3
-
-
-def _chart_functions() -> list[str]:
-    return sorted(
-        name
-        for name in charts.__all__
-        if callable(getattr(charts, name)) and not isinstance(getattr(charts, name), type)
-    )
-
-
 def test_every_public_chart_function_has_an_example():
-    assert len(_chart_functions()) >= 14
-    assert [n for n in _chart_functions() if n not in EXAMPLES] == []
-    assert [n for n in EXAMPLES if n not in _chart_functions()] == []
+    """Every public chart function has an example, and its module's tests are in
+    `test_charts` or in `test_run_charts`, not both."""
+    from tests import test_run_charts
 
-
-@functools.cache
-def _built(name: str) -> tuple[alt.TopLevelMixin, dict]:
-    """The example chart of a chart function and its spec, built once for the tests below."""
-    chart = EXAMPLES[name][0]()
-    return chart, chart.to_dict()
-
-
-@pytest.mark.parametrize("name", _chart_functions())
-def test_chart_builds_round_trips_and_renders(name):
-    """Built, validated, read back to the same spec, checked, and drawn: the SVG, and the PNG
-    rasterised from it (what vl-convert draws from the spec, as `test_export` holds)."""
-    import vl_convert as vlc
-
-    chart, spec = _built(name)
-    again = type(chart).from_dict(json.loads(json.dumps(spec)))
-    assert again.to_dict() == spec
-    EXAMPLES[name][1](spec)
-    svg = vlc.vegalite_to_svg(spec)
-    assert svg.lstrip().startswith("<svg") and "<text" in svg
-    png = vlc.svg_to_png(svg, scale=1)
-    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 2000
-
-
-def _stated_axes(node):
-    """Every axis of a compiled Vega spec, in its groups."""
-    if isinstance(node, dict):
-        yield from node.get("axes", [])
-        for mark in node.get("marks", []):
-            yield from _stated_axes(mark)
-
-
-@pytest.mark.parametrize("name", _chart_functions())
-def test_every_stated_tick_is_drawn(name):
-    """An axis given its tick values draws each of them: Vega thins stated values to the
-    axis's tick count (Vega-Lite's default is one per 40 px), which drew 002's accuracy axis,
-    described with a tick every 2.5 points, with one every 5."""
-    import vl_convert as vlc
-
-    for axis in _stated_axes(vlc.vegalite_to_vega(_built(name)[1])):
-        if "values" in axis and isinstance(axis["values"], list):
-            assert isinstance(axis.get("tickCount"), int), (name, axis)
-            assert axis["tickCount"] >= len(axis["values"]), (name, axis)
-
-
-# ---- told apart in greyscale (issue 44) -------------------------------------------------------
-
-SERIES_MARKS = {"line", "point", "rule", "bar", "tick", "trail", "circle", "square"}
-COLOUR_CHANNELS = ("color", "fill", "stroke")
-GREY_APART = 20  # CIE L*: colours this far apart in lightness are different greys
-# colours that repeat what position already says: "method better" bars rise above zero and
-# "baseline better" ones fall below it
-SIGNED = {"better"}
-
-
-def _lightness(hex_colour: str) -> float:
-    """CIE L* (0 black to 100 white) of an sRGB colour, as a greyscale print renders it."""
-    r, g, b = (int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
-
-    def linear(c: float) -> float:
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-    y = 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
-    return 116 * y ** (1 / 3) - 16 if y > 216 / 24389 else y * 24389 / 27
-
-
-def _views(node, data=None):
-    """Each view of a spec (a unit or a layer of units) with its layers and the data they draw
-    by default."""
-    if isinstance(node, dict):
-        data = node.get("data", data)
-        if "layer" in node:
-            layers, stack = [], list(node["layer"])
-            while stack:
-                layer = stack.pop(0)
-                stack[:0] = layer.get("layer", [])
-                if "mark" in layer:
-                    layers.append(layer)
-            yield layers, data
-            return
-        if "mark" in node:
-            yield [node], data
-            return
-        for key, value in node.items():
-            if key not in ("datasets", "data", "config", "encoding"):
-                yield from _views(value, data)
-    elif isinstance(node, list):
-        for item in node:
-            yield from _views(item, data)
-
-
-def _mark(layer: dict) -> str:
-    return layer["mark"]["type"] if isinstance(layer["mark"], dict) else layer["mark"]
-
-
-def _one_to_one(rows: list[dict], field: str, other: str) -> bool:
-    """Whether `other` (a shape's or a dash's field) names each value of `field` (a colour's)
-    with a value of its own, over `rows`."""
-    pairs = {(r.get(field), r.get(other)) for r in rows if r.get(field) is not None}
-    return len(pairs) == len({a for a, _ in pairs}) == len({b for _, b in pairs})
-
-
-def grey_clashes(spec: dict) -> list[str]:
-    """Series told apart by colour alone, in colours one grey in print: in a view, a colour
-    field with two values or more on lines, points, rules or bars, with no shape or dash on
-    the same field over the same rows (markers on a line name it; a line of other rows, such
-    as a smoothed curve, needs its own), no data label on those rows naming each mark, and two
-    of its colours closer in lightness than GREY_APART."""
-    found = []
-    for layers, data in _views(spec):
-        labelled = {  # rows whose marks a text layer names, one by one
-            str(ly.get("data", data))
-            for ly in layers
-            if _mark(ly) == "text" and "text" in ly.get("encoding", {})
-        }
-        redundant = {
-            (str(ly.get("data", data)), ly["encoding"][ch].get("field"))
-            for ly in layers
-            for ch in ("shape", "strokeDash")
-            if isinstance(ly.get("encoding", {}).get(ch), dict)
-        }
-        for layer in layers:
-            if _mark(layer) not in SERIES_MARKS:
-                continue
-            for channel in COLOUR_CHANNELS:
-                enc = layer.get("encoding", {}).get(channel)
-                if not isinstance(enc, dict) or "field" not in enc:
-                    continue
-                field = enc["field"]
-                source = layer.get("data", data)
-                rows = spec["datasets"][source["name"]] if source else []
-                values = sorted({str(r.get(field)) for r in rows if r.get(field) is not None})
-                named = str(source) in labelled or any(
-                    _one_to_one(rows, field, other)
-                    for where, other in redundant
-                    if where == str(source)
-                )
-                if len(values) < 2 or named or field in SIGNED:
-                    continue
-                scale = enc.get("scale")
-                if scale is None and "scale" in enc:  # colours given in the data
-                    colours = values
-                else:
-                    domain = (scale or {}).get("domain") or values
-                    colours = (scale or {}).get("range", [])[: len(domain)]
-                greys = sorted(_lightness(c) for c in colours if str(c).startswith("#"))
-                close = any(b - a < GREY_APART for a, b in zip(greys, greys[1:], strict=False))
-                if close or len(greys) < len(colours):
-                    found.append(f"{layer.get('name', _mark(layer))}: {field} by colour alone")
-    return found
-
-
-@pytest.mark.parametrize("name", _chart_functions())
-def test_series_are_told_apart_in_greyscale(name):
-    """Issue 44: where colour names series, a shape or a dash names them too (or a label on
-    every mark, or colours of different lightness), so a greyscale print keeps them apart."""
-    assert grey_clashes(_built(name)[1]) == []
+    assert len(chart_functions()) >= 14
+    assert [n for n in chart_functions() if n not in EXAMPLES] == []
+    assert [n for n in EXAMPLES if n not in chart_functions()] == []
+    assert chart_functions(CHART_MODULES + test_run_charts.CHART_MODULES) == chart_functions()
+    assert not set(CHART_MODULES) & set(test_run_charts.CHART_MODULES)
 
 
 def test_every_figure_of_the_report_is_told_apart_in_greyscale():
@@ -1055,33 +541,6 @@ def test_colour_alone_is_found():
     assert grey_clashes(alt.layer(apart).to_dict()) == []
 
 
-def _untitled_tooltips(node) -> list[str]:
-    """Tooltip lines anywhere in a spec that would show a reader a column name: no title, or a
-    title that is the field itself or has an underscore in it."""
-    found = []
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key == "tooltip" and value is not None:
-                for line in value if isinstance(value, list) else [value]:
-                    title = line.get("title") if isinstance(line, dict) else None
-                    field = line.get("field") if isinstance(line, dict) else line
-                    if not title or title == field or "_" in title:
-                        found.append(str(field))
-            else:
-                found += _untitled_tooltips(value)
-    elif isinstance(node, list):
-        for value in node:
-            found += _untitled_tooltips(value)
-    return found
-
-
-@pytest.mark.parametrize("name", _chart_functions())
-def test_tooltips_speak_in_words(name):
-    """Every tooltip line of every chart is titled in words (issue 29): no `model_size`,
-    `lo`/`hi` or `accuracy_a` shown to a reader; the stored charts of the notebooks too."""
-    assert _untitled_tooltips(_built(name)[1]) == []
-
-
 def test_stored_notebook_charts_have_worded_tooltips():
     from helpers.paths import NOTEBOOKS
     from helpers.render import site
@@ -1103,58 +562,3 @@ def test_variants_of_a_figure_have_titles_of_their_own():
     ]
     titles = [_roundtrip(v)["title"]["text"] for v in variants]
     assert titles == [f"{fig}, with 95% intervals", f"{fig}, with the Pareto frontier"]
-
-
-def test_a_difference_bar_of_few_seeds_is_cut_at_the_axis_edge_and_said():
-    """Issue 46: notebook 007's pair has two seeds a run, and a paired interval counting the
-    seeds' spread with one or two degrees of freedom spans ±50 points where the verdict's is
-    ±11: the difference panels share an axis cut at ±30 points (every difference, unpaired
-    interval and last-step interval inside), each bar past it ends in a triangle at the edge,
-    and the section's subtitle says so; the flips are counted from losses to gains."""
-    from helpers.charts.compare_runs import difference_limit
-    from helpers.runs import compare, examples
-    from helpers.runs.presentation import comparison_chart
-
-    c = compare.compare(examples.comparison_logs())
-    limit = difference_limit(c.differences)
-    assert limit == 0.3
-    last = c.differences.filter(pl.col("step_b") == pl.col("step_b").max())
-    assert (last["hi"].abs().max() < limit) and (c.differences["hi"].max() > limit)
-    spec = comparison_chart(c).to_dict()
-    runs_part, differences, flips = spec["vconcat"]
-    said = json.dumps(differences["title"], ensure_ascii=False)
-    assert "axis cut at ±30 points: a bar past it ends in a chevron" in said
-    assert differences["resolve"]["scale"]["y"] == "shared"
-    layers = {ly.get("name"): ly for ly in differences["spec"]["layer"]}
-    assert layers["difference"]["encoding"]["y"]["scale"] == {"domain": [-0.3, 0.3], "clamp": True}
-    assert layers["cut hi"]["encoding"]["y"] == {"datum": 0.3}
-    assert layers["cut lo"]["mark"] | {"filled": False} == layers["cut lo"]["mark"]  # open
-    assert flips["spec"]["layer"][0]["encoding"]["x"]["sort"] == "ascending"
-    assert difference_limit(c.differences.with_columns(lo=pl.lit(-0.01), hi=pl.lit(0.01))) is None
-
-
-def test_a_run_wide_length_is_titled_the_runs_and_a_sources_own_is_not():
-    """Drawn once under the first panel, the run's length says it is the run's (it read as that
-    benchmark's own); a panel with a length of its own keeps the plain title; long titles are
-    broken in two, so they do not overhang their short panel."""
-    curves = _run_curves()
-    names = curves["benchmark"].unique(maintain_order=True).to_list()
-    spec = charts.run_grid(
-        curves, title="t", columns=1, one_length=True, own_lengths=[names[1]]
-    ).to_dict()
-    lengths = [u["vconcat"][1] for u in spec["concat"] if "vconcat" in u]
-    assert [x["encoding"]["y"]["title"] for x in lengths] == [
-        ["Run's mean", "tokens"],
-        ["Mean", "tokens"],
-    ]
-    assert "vconcat" not in spec["concat"][2]  # the third benchmark: no length of its own
-
-
-def test_narrow_panels_label_the_last_step_and_the_first_where_it_fits():
-    """Eight checkpoints on a four-column grid: not every label fits, so labels are kept from
-    the last back, each clear of the one after it, and the first (two digits) still fits."""
-    steps = [50.0, 100.0, 150.0, 200.0, 250.0, 300.0, 350.0, 400.0]
-    axis = own_run._labelled(steps, 4)
-    kept = {int(v) for v in re.findall(r"datum.value == (\d+)", axis["labelExpr"])}
-    assert kept == {50, 100, 200, 300, 400} and axis["labelFlush"] is False
-    assert own_run._labelled(steps[:3], 4) == {"labelFlush": False}  # room for all three

@@ -37,7 +37,7 @@ from helpers.charts import text_metrics
 from helpers.paths import NOTEBOOKS
 from helpers.render import site
 
-from .test_charts import EXAMPLES
+from .chart_examples import EXAMPLES
 
 TOLERANCE = 1.0  # px a label may touch a mark by (anti-aliasing, rounding of positions)
 THIN = 2.5  # px: a rect this thin is an error bar's tick, not a bar
@@ -399,7 +399,7 @@ FIGURES = {
     for f in site.figures(nb)
 }
 # the chart functions those charts come from; every other public chart function (the command
-# line's charts) is measured on its example in test_charts
+# line's charts) is measured on its example in chart_examples
 IN_THE_REPORT = {
     "across_papers",
     "comparison",

@@ -14,7 +14,7 @@ from helpers.cli import main
 from helpers.render.export import SIZES
 from tests.realdata import CHECKPOINTS, SKY, SKY14, SKY14_ACCURACY, SKY_ACCURACY, VAL
 
-from .test_charts import EXAMPLES, _chart_functions
+from .chart_examples import EXAMPLES, chart_functions
 
 
 def _page(data: bytes) -> tuple[float, float]:
@@ -192,7 +192,7 @@ def _at_column(name: str) -> tuple[str, float]:
 PAGE_ONLY = {"across_papers"}
 
 
-@pytest.mark.parametrize("name", _chart_functions())
+@pytest.mark.parametrize("name", chart_functions())
 def test_every_chart_prints_at_a_column_readable_whole_and_uncrowded(name):
     """Issue 44: laid out for a 3.25-in column, a chart's smallest text prints at 7 pt or more,
     no text is cut short (Vega ends a label cut at its limit with an ellipsis) or set outside

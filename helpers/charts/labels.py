@@ -584,7 +584,7 @@ def layout(
     # first, each tried with the other labels placed after it (two labels crowded together
     # each took the spot that left the other none)
     for i in [i for i in order if costs[i] >= _ON_LABEL]:
-        alone = _Plot(*_plot_marks(xs, ys, marks), width, height, areas=marks.areas)
+        alone = _new_plot(xs, ys, marks, width, height)
         rest = [j for j in order if j != i]
         for spot in _options(alone, xs[i], ys[i], texts[i], bold, LOOKAHEAD):
             again, again_costs = _greedy(
@@ -598,15 +598,17 @@ def layout(
 LOOKAHEAD = 12  # spots tried for a label left on another, each with the rest placed after it
 
 
-def _plot_marks(xs: Sequence[float], ys: Sequence[float], marks: Drawn) -> tuple:
-    """A `_Plot`'s marks: every labelled point's box and centre besides the plot's marks."""
+def _new_plot(
+    xs: Sequence[float], ys: Sequence[float], marks: Drawn, width: float, height: float
+) -> _Plot:
+    """A plot with no label placed yet: every labelled point's box and centre besides the
+    plot's marks."""
     points = [
         (x - POINT_R, y - POINT_R, x + POINT_R, y + POINT_R) for x, y in zip(xs, ys, strict=True)
     ]
-    return (
-        points + list(marks.boxes),
-        list(marks.segments),
-        list(zip(xs, ys, strict=True)) + list(marks.centres),
+    centres = list(zip(xs, ys, strict=True)) + list(marks.centres)
+    return _Plot(
+        points + list(marks.boxes), list(marks.segments), centres, width, height, areas=marks.areas
     )
 
 
@@ -693,7 +695,7 @@ def _greedy(
     """`layout`'s placement with the labels taken in `order`: each label's spot and what it
     cost (a leader crossing a label placed before it counts in the later label's cost); a
     label in `fixed` takes the spot given there."""
-    plot = _Plot(*_plot_marks(xs, ys, marks), width, height, areas=marks.areas)
+    plot = _new_plot(xs, ys, marks, width, height)
     spots: list[Spot | None] = [None] * len(texts)
     costs = [0.0] * len(texts)
     for i in order:
