@@ -206,9 +206,11 @@ def test_lm_eval_samples(tmp_path):
     assert summarise.accuracy_table(samples)["accuracy"].item() == pytest.approx(0.5)
 
 
-def test_lm_eval_partial_credit_is_a_mean_reward_not_a_cut_at_half(tmp_path):
+def test_lm_eval_partial_credit_is_a_mean_reward_not_a_cut_at_half(tmp_path, capsys):
     """A metric between 0 and 1 (f1) is each document's reward: compared by mean reward (the
-    paired t over per-problem differences), never turned into right/wrong at 0.5."""
+    paired t over per-problem differences), never turned into right/wrong at 0.5; `compare`
+    says so in its last note."""
+    from helpers.cli import main
     from helpers.runs import compare
 
     f1 = {"base": [0.4, 0.45, 0.9, 0.1, 0.3] * 8, "new": [0.6, 0.55, 0.95, 0.2, 0.45] * 8}
@@ -228,6 +230,14 @@ def test_lm_eval_partial_credit_is_a_mean_reward_not_a_cut_at_half(tmp_path):
     row = compare.compare(paths).differences.row(0, named=True)
     assert row["unit"] == "mean reward" and row["interval"].startswith("paired: t")
     assert row["difference"] == pytest.approx(0.12)  # cut at 0.5: 0.6 - 0.2 = 0.4
+    capsys.readouterr()
+    out = tmp_path / "d.csv"
+    assert main(["compare", f"base={paths['base']}", f"new={paths['new']}", "-o", str(out)]) == 0
+    said = [line for line in capsys.readouterr().out.splitlines() if line.startswith("note: ")]
+    assert said[-1] == (
+        "note: rewards that are not 0/1 are compared as mean rewards, not accuracy "
+        "(t over per-problem differences)"
+    )
 
 
 def test_unknown_format(tmp_path):

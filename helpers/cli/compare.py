@@ -144,9 +144,7 @@ def run(args, loaded: dict | None = None) -> tuple[object, object]:
         print(line)
     if args.problems_out is not None:
         _problems_out(c, args.problems_out, [p for _, p in args.runs])
-    for note in c.notes:
+    for note in c.said_notes():
         print(f"note: {note}")
-    if (c.differences["unit"] == "mean reward").any():
-        print(f"note: {presentation.MEAN_REWARD} (t over per-problem differences)")
     chart_args, options = presentation.chart_arguments(c, title=args.title, columns=args.columns)
     return later("comparison", *chart_args, **options), c

@@ -117,6 +117,13 @@ class Comparison:
 
         return presentation.lines(self)
 
+    def said_notes(self) -> list[str]:
+        """The notes `compare` prints after its lines: what was left out, and how rewards that
+        are not 0/1 were compared (`presentation`)."""
+        from helpers.runs import presentation
+
+        return presentation.said_notes(self)
+
     def caption(self) -> str:
         """What a reader needs to trust the numbers, in one paragraph (`presentation`)."""
         from helpers.runs import presentation

@@ -111,6 +111,15 @@ def partial_notes(c) -> list[str]:
 MEAN_REWARD = "rewards that are not 0/1 are compared as mean rewards, not accuracy"
 
 
+def said_notes(c) -> list[str]:
+    """The notes `compare` prints after its lines: what was left out, and how rewards that are
+    not 0/1 were compared."""
+    said = list(c.notes)
+    if (c.differences["unit"] == "mean reward").any():
+        said.append(f"{MEAN_REWARD} (t over per-problem differences)")
+    return said
+
+
 def chart_arguments(
     c, *, title: str | None = None, lead: str | None = None, columns: int | None = None
 ):
