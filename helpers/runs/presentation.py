@@ -103,7 +103,7 @@ def compared_at(c) -> str:
 def partial_notes(c) -> list[str]:
     """What the chart says of runs that did not finish, and of rewards that are not 0/1."""
     notes = [f"{run} did not finish ({said}): a partial score" for run, said in c.status.items()]
-    if (c.differences["unit"] == "mean reward").any():
+    if _mean_rewards(c):
         notes.append(f"{MEAN_REWARD}: every value of theirs is a mean reward")
     return notes
 
@@ -115,9 +115,14 @@ def said_notes(c) -> list[str]:
     """The notes `compare` prints after its lines: what was left out, and how rewards that are
     not 0/1 were compared."""
     said = list(c.notes)
-    if (c.differences["unit"] == "mean reward").any():
+    if _mean_rewards(c):
         said.append(f"{MEAN_REWARD} (t over per-problem differences)")
     return said
+
+
+def _mean_rewards(c) -> bool:
+    """Whether any of the comparison's rows compares mean rewards (rewards not 0/1)."""
+    return bool((c.differences["unit"] == "mean reward").any())
 
 
 def chart_arguments(
