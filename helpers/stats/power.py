@@ -105,7 +105,10 @@ def _rejected(n: int, z: float) -> tuple:
     same = np.where(possible, same, 0)
     rejects = possible & (np.abs(won - lost) > z * np.sqrt(won + lost))
     log_ways = gammaln(n + 1) - gammaln(won + 1) - gammaln(lost + 1) - gammaln(same + 1)
-    return won[rejects], lost[rejects], same[rejects], log_ways[rejects]
+    kept = tuple(a[rejects] for a in (won, lost, same, log_ways))
+    for a in kept:  # shared by every caller of the cache: none may change them
+        a.flags.writeable = False
+    return kept
 
 
 def problems_needed(
