@@ -28,6 +28,18 @@ def test_each_module_imports_and_its_examples_run(name):
     assert result.failed == 0
 
 
+def test_the_docstrings_keep_their_examples():
+    """The examples exist (a module with none passes the test above): a docstring losing them
+    is noticed."""
+    finder = doctest.DocTestFinder()
+    found = sum(
+        len(test.examples)
+        for name in ["helpers", *MODULES]
+        for test in finder.find(importlib.import_module(name))
+    )
+    assert found >= 10
+
+
 def test_the_architecture_map_names_every_module_and_only_what_exists():
     """docs/architecture.md ("What is where") names each module of the package (by path, or by
     file name in its folder's row) and every path it names is in the tree."""
