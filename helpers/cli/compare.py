@@ -11,15 +11,14 @@ from helpers.cli.shared import (
     check_output,
     check_seed_sd,
     command_parser,
-    csv_text,
     engine_arg,
     mapping,
     panels_per_row,
     reading_args,
     run_arg,
+    write_csv,
 )
 from helpers.errors import DataError
-from helpers.io import write_text_atomic
 from helpers.runs.choose import later
 
 DESCRIPTION = """\
@@ -117,7 +116,7 @@ def _problems_out(c, out: Path, inputs: list) -> None:
     check_output(out, inputs)
     table = c.problems if c.problems.height else pl.DataFrame(schema=PROBLEM_COLUMNS)
     present = [col for col in PROBLEM_COLUMNS if col in table.columns]
-    write_text_atomic(out, csv_text(table.select(present)))
+    write_csv(out, table.select(present))
     print(f"wrote {out} ({table.height} problems that flipped)")
 
 

@@ -10,7 +10,7 @@ import polars as pl
 
 from helpers import benchmark_sizes
 from helpers.errors import DataError
-from helpers.io import PPI, write_text_atomic
+from helpers.io import PPI, write_atomic
 from helpers.runs import spark_cluster
 from helpers.runs.inputs import named
 
@@ -222,12 +222,13 @@ class SparkSettings(argparse.Action):
         spark_cluster.configure(dict(settings))
 
 
-def csv_text(table: pl.DataFrame) -> str:
-    """The table as CSV, floats to 12 significant digits: far beyond any interval here, and the
-    same text whichever engine summed them (sums in another order differ in the last bits)."""
+def write_csv(out: Path, table: pl.DataFrame) -> None:
+    """The table written whole as CSV, floats to 12 significant digits: far beyond any interval
+    here, and the same text whichever engine summed them (sums in another order differ in the
+    last bits)."""
     import polars.selectors as cs
 
-    return table.with_columns(cs.float().round_sig_figs(12)).write_csv()
+    write_atomic(out, table.with_columns(cs.float().round_sig_figs(12)).write_csv)
 
 
 def check_output(out: Path, inputs: list[Path]) -> None:
@@ -257,7 +258,7 @@ def write_output(out: Path, make, table, appendix: str, args) -> None:
         spec = None if out.suffix == ".csv" else _spec(make)
         try:
             if spec is None:
-                write_text_atomic(out, csv_text(table))
+                write_csv(out, table)
             elif drawing is not None:
                 drawing.save(spec, out)
             elif out.suffix == ".pdf":
