@@ -109,8 +109,15 @@ def _checked(path: Path, lf: pl.LazyFrame, schema: pl.Schema) -> pl.LazyFrame:
         bad = pl.any_horizontal([b for _, b, _ in checks])
         # a row index stops Parquet's statistics from skipping clean row groups: it is
         # counted only once a bad row is known to be there
-        found = lf.filter(bad).head(1).collect()
-        if found.height:
+        if path.suffix == ".csv":
+            found = lf.filter(bad).head(1).collect().height
+        else:  # each test on its own, which Parquet's statistics (null counts, minima) answer
+            # without reading a row where they can; of all at once polars reads every row
+            # (20M rows: 0.10 s -> 0.002 s)
+            found = sum(
+                f.height for f in pl.collect_all(lf.filter(b).head(1) for _, b, _ in checks)
+            )
+        if found:
             found = scan_table(path, "__file").with_row_index("__row").filter(bad).head(1)
             found = found.collect()
             row = found.row(0, named=True)
