@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -31,20 +35,42 @@ def writer_env(home: Path, **extra: str) -> dict[str, str]:
     return {"PATH": "/usr/bin:/bin", "HOME": str(home), **extra}
 
 
+@contextmanager
+def written_once(tmp_path_factory, name: str) -> Iterator[tuple[Path, bool]]:
+    """A folder every worker of this test session shares, and whether the caller is to write
+    it: the first worker to come does (the others wait on a lock, then find it written), so a
+    slow writer runs once a session, not once for each worker whose tests read its files.
+    Files written so are only read."""
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    folder, written = root / name, root / f"{name}.written"
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if written.exists():
+            yield folder, False
+            return
+        shutil.rmtree(folder, ignore_errors=True)  # a worker that failed part way
+        folder.mkdir()
+        yield folder, True
+        written.touch()
+
+
 @pytest.fixture(scope="session")
 def inspect_logs(tmp_path_factory) -> dict[str, Path]:
     """Each kind of Inspect log, written by inspect-ai's own eval() with a mock model (the
-    four runs in parallel processes): finished (.eval and JSON; two epochs), cancelled,
-    stopped by an error, killed."""
-    out = tmp_path_factory.mktemp("inspect")
-    writer = Path(__file__).with_name("inspect_writer.py")
-    kinds = ("finished", "cancelled", "error", "killed")
-    env = writer_env(out, INSPECT_LOG_DIR=str(out))
-    running = [
-        subprocess.Popen([WRITERS, writer, str(out), kind], env=env, cwd=out) for kind in kinds
-    ]
-    for process in running:
-        process.wait(timeout=300)
+    four runs in parallel processes, once a session): finished (.eval and JSON; two epochs),
+    cancelled, stopped by an error, killed."""
+    with written_once(tmp_path_factory, "inspect") as (out, fresh):
+        if fresh:
+            writer = Path(__file__).with_name("inspect_writer.py")
+            kinds = ("finished", "cancelled", "error", "killed")
+            env = writer_env(out, INSPECT_LOG_DIR=str(out))
+            running = [
+                subprocess.Popen([WRITERS, writer, str(out), kind], env=env, cwd=out)
+                for kind in kinds
+            ]
+            for process in running:
+                process.wait(timeout=300)
     found = {}
     for name in ("eval", "json", "epochs", "cancelled", "error", "killed"):
         files = sorted((out / name).glob("*.eval")) + sorted((out / name).glob("*.json"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import polars as pl
@@ -30,11 +31,20 @@ def _run(tmp: Path, *args: str) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def converted(inspect_logs, tmp_path_factory) -> dict[str, tuple[Path, Path]]:
     """(aggregate, samples) as every-eval-ever converts the finished Inspect runs: six
-    questions, three right; once with one epoch, once with two."""
+    questions, three right; once with one epoch, once with two (the two at once, each
+    converter with a home of its own)."""
     out = tmp_path_factory.mktemp("eee")
+    names = ("eval", "epochs")
+
+    def convert(name: str) -> subprocess.CompletedProcess:
+        home = out / f"home-{name}"
+        home.mkdir()
+        return _run(home, "convert", str(inspect_logs[name]), str(out / name))
+
+    with ThreadPoolExecutor(len(names)) as pool:
+        runs = dict(zip(names, pool.map(convert, names), strict=True))
     found = {}
-    for name in ("eval", "epochs"):
-        done = _run(out, "convert", str(inspect_logs[name]), str(out / name))
+    for name, done in runs.items():
         assert done.returncode == 0, done.stderr[-2000:]
         (aggregate,) = (out / name).rglob("*-*-*-*-*[0-9a-f].json")
         (samples,) = (out / name).rglob("*_samples.jsonl")
