@@ -72,9 +72,9 @@ test: install
 	$(PY) -m pytest
 
 # The fast tier, for every edit (48-51 s from make to exit on 2 cores on 2026-11-28, three
-# runs; it was 88 s): the readers, the statistics, the chart specs and the package's shape; no
-# notebook, browser, Spark or writer process. The chart tests are two files, the figures' and a
-# run's, so that they go to the two workers.
+# runs, 38-41 s on another machine that day; it was 88 s): the readers, the statistics, the
+# chart specs and the package's shape; no notebook, browser, Spark or writer process. The chart
+# tests are two files, the figures' and a run's, so that they go to two workers.
 # `make test` (the README's and CI's command) runs these and everything else.
 FAST_TESTS := tests/test_stats.py tests/test_student_t.py tests/test_seeds.py \
 	tests/test_readers.py tests/test_summarise.py tests/test_leaderboards.py \

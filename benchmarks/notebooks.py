@@ -8,17 +8,22 @@ and each notebook's size on disk.
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from pathlib import Path
 
 import nbformat
 
 ROOT = Path(__file__).resolve().parent.parent
 NBVAL = ["-p", "no:cacheprovider", "--nbval", "--nbval-current-env", "-q"]
+# the pytest-xdist workers the project's settings give (pyproject.toml's addopts, `-n N`)
+_OPTIONS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+WORKERS = int(re.search(r"-n (\d+)", _OPTIONS["addopts"]).group(1))
 
 
 def bare_notebooks(folder: Path, count: int) -> list[Path]:
@@ -65,8 +70,9 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(args.repeats):
             a.append(run(ours, ROOT, NBVAL))  # the project's pytest settings, and nbval
             # the bare notebooks on as many pytest-xdist workers as the project's settings give
-            # ours (`-n 2 --dist loadfile` in pyproject.toml): one stack against the other
-            bare_config = ["-c", str(Path(tmp) / "pytest.ini"), "-n", "2", "--dist", "loadfile"]
+            # ours (`-n N --dist loadfile` in pyproject.toml): one stack against the other
+            workers = ["-n", str(WORKERS), "--dist", "loadfile"]
+            bare_config = ["-c", str(Path(tmp) / "pytest.ini"), *workers]
             b.append(run(bare, Path(tmp), [*bare_config, *NBVAL]))
     m_a, m_b = statistics.median(a), statistics.median(b)
     print(
