@@ -69,8 +69,14 @@ def inspect_logs(tmp_path_factory) -> dict[str, Path]:
                 subprocess.Popen([WRITERS, writer, str(out), kind], env=env, cwd=out)
                 for kind in kinds
             ]
-            for process in running:
-                process.wait(timeout=300)
+            try:
+                for process in running:
+                    process.wait(timeout=300)
+            finally:  # none left writing into the folder another worker may write again
+                for process in running:
+                    if process.poll() is None:
+                        process.kill()
+                        process.wait()
     found = {}
     for name in ("eval", "json", "epochs", "cancelled", "error", "killed"):
         files = sorted((out / name).glob("*.eval")) + sorted((out / name).glob("*.json"))

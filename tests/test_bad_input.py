@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from helpers.cli import main
 from helpers.paths import ROOT
-from tests.realdata import REALDATA
+from tests.realdata import REALDATA, SKY, SKY14
 
 GOOD = {
     "step": [0, 0, 10, 10],
@@ -193,8 +193,6 @@ def _mlflow_huge_step(d: Path) -> list[str]:
     """An MLflow file store (a copy of the real one in ../shared/realdata) whose metric line
     has a step of 10^20, past MLflow's 64-bit long."""
     import shutil
-
-    from tests.realdata import REALDATA
 
     store = d / "mlruns"
     shutil.copytree(REALDATA / "llm_self_training_mlflow" / "mlruns", store)
@@ -1051,6 +1049,39 @@ def test_killed_mid_write_leaves_no_partial_output(tmp_path):
     assert result.returncode == 0 and out.read_text().rstrip().endswith("</html>")
 
 
+def test_a_full_disk_is_one_error_line_saying_so(tmp_path, monkeypatch, capsys):
+    """A CSV that polars cannot finish writing, its temporary file on a full device (/dev/full,
+    polars' own error, whose reason is in its text): plot's output and compare's
+    --problems-out each end in one error line naming the file and the reason, and the output
+    is not there."""
+    import helpers.io
+
+    real = helpers.io.tempfile.mkstemp
+
+    def full_for(name: str):
+        def mkstemp(dir, prefix, suffix):  # noqa: A002 - tempfile's own argument name
+            if name not in prefix:
+                return real(dir=dir, prefix=prefix, suffix=suffix)
+            return os.open("/dev/full", os.O_WRONLY), str(Path(dir) / f"{prefix}x{suffix}")
+
+        return mkstemp
+
+    out, flips = tmp_path / "numbers.csv", tmp_path / "flips.csv"
+    cases = {
+        "numbers": ["plot", str(ROOT / "data" / "examples" / "simulated_run.parquet")],
+        "flips": ["compare", f"7b={SKY}", f"14b={SKY14}", "--problems-out", str(flips)],
+    }
+    for name, args in cases.items():
+        monkeypatch.setattr(helpers.io.tempfile, "mkstemp", full_for(name))
+        assert main([*args, "-o", str(out)]) == 2
+        [line] = capsys.readouterr().err.strip().splitlines()
+        target = out if name == "numbers" else flips
+        assert line.startswith(f"error: {target}: expected a place the output can be written")
+        assert "No space left on device" in line
+        assert not target.exists()
+        out.unlink(missing_ok=True)
+
+
 # ---- arguments the command line refuses: one error line each (issue 41) -------------------------
 
 REFUSED = {
@@ -1095,8 +1126,6 @@ def test_refused_arguments_are_one_error_line(kind, tmp_path, capsys):
     """An argument argparse refuses is one `error:` line naming the command and where help
     is, not a usage block of 6-11 lines (before, `--columns 0` even ended in a
     ZeroDivisionError traceback)."""
-    from tests.realdata import SKY
-
     args, words = REFUSED[kind]
     out = tmp_path / "x.png"
     with pytest.raises(SystemExit) as ended:

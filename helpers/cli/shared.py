@@ -225,10 +225,15 @@ class SparkSettings(argparse.Action):
 def write_csv(out: Path, table: pl.DataFrame) -> None:
     """The table written whole as CSV, floats to 12 significant digits: far beyond any interval
     here, and the same text whichever engine summed them (sums in another order differ in the
-    last bits)."""
+    last bits). A place it cannot be written is a DataError saying why."""
     import polars.selectors as cs
 
-    write_atomic(out, table.with_columns(cs.float().round_sig_figs(12)).write_csv)
+    try:
+        write_atomic(out, table.with_columns(cs.float().round_sig_figs(12)).write_csv)
+    except OSError as e:  # polars' own errors carry their reason in the text, not strerror
+        raise DataError(
+            out, "a place the output can be written", got=e.strerror or str(e)
+        ) from None
 
 
 def check_output(out: Path, inputs: list[Path]) -> None:
@@ -268,7 +273,8 @@ def write_output(out: Path, make, table, appendix: str, args) -> None:
 
                 export.save(spec, out, appendix)
         except OSError as e:
-            raise DataError(out, "a place the output can be written", got=e.strerror) from None
+            why = e.strerror or str(e)
+            raise DataError(out, "a place the output can be written", got=why) from None
     finally:
         if drawing is not None:
             drawing.close()

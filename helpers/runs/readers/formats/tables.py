@@ -113,7 +113,7 @@ def _checked(path: Path, lf: pl.LazyFrame, schema: pl.Schema) -> pl.LazyFrame:
             found = lf.filter(bad).head(1).collect().height
         else:  # each test on its own, which Parquet's statistics (null counts, minima) answer
             # without reading a row where they can; of all at once polars reads every row
-            # (20M rows: 0.10 s -> 0.002 s)
+            # (20M rows: the check 0.125 s -> 0.03 s)
             found = sum(
                 f.height for f in pl.collect_all(lf.filter(b).head(1) for _, b, _ in checks)
             )
