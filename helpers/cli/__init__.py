@@ -25,6 +25,7 @@ from helpers.cli.shared import (
     panels_per_row,
     reading_args,
     smoothing,
+    unwritable,
     write_output,
 )
 from helpers.errors import DataError
@@ -245,7 +246,7 @@ def _results(args, out: Path) -> int:
     try:
         written = results_json.write(out, named)
     except OSError as e:
-        raise DataError(out, "a place the output can be written", got=e.strerror) from None
+        raise unwritable(out, e) from None
     for path in written:
         print(f"wrote {path}")
     return 0
@@ -255,7 +256,7 @@ def _write_text(out: Path, text: str) -> None:
     try:
         write_text_atomic(out, text)
     except OSError as e:
-        raise DataError(out, "a place the output can be written", got=e.strerror) from None
+        raise unwritable(out, e) from None
 
 
 __all__ = ["describe", "main"]

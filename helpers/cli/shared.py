@@ -230,10 +230,14 @@ def write_csv(out: Path, table: pl.DataFrame) -> None:
 
     try:
         write_atomic(out, table.with_columns(cs.float().round_sig_figs(12)).write_csv)
-    except OSError as e:  # polars' own errors carry their reason in the text, not strerror
-        raise DataError(
-            out, "a place the output can be written", got=e.strerror or str(e)
-        ) from None
+    except OSError as e:
+        raise unwritable(out, e) from None
+
+
+def unwritable(out: Path, error: OSError) -> DataError:
+    """The DataError for an output that could not be written, saying why (the system's reason;
+    polars' own errors carry theirs in their text, not in `strerror`)."""
+    return DataError(out, "a place the output can be written", got=error.strerror or str(error))
 
 
 def check_output(out: Path, inputs: list[Path]) -> None:
@@ -273,8 +277,7 @@ def write_output(out: Path, make, table, appendix: str, args) -> None:
 
                 export.save(spec, out, appendix)
         except OSError as e:
-            why = e.strerror or str(e)
-            raise DataError(out, "a place the output can be written", got=why) from None
+            raise unwritable(out, e) from None
     finally:
         if drawing is not None:
             drawing.close()
