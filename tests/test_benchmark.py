@@ -108,3 +108,23 @@ def test_the_speed_page_keeps_what_each_benchmark_printed_and_names_a_failure(
     assert "ours  1.00 s  0.50x\n(outputs checked equal)\n```" in runs
     assert "Failed" not in runs
     assert "half a table" in capsys.readouterr().out  # shown as it ran
+
+
+def test_the_suite_benchmark_charges_each_test_the_machines_cpu(tmp_path, capsys):
+    """A test whose child process keeps a core busy is charged that child's CPU (a process's own
+    clock would miss it), and each file is listed with its tests."""
+    from benchmarks import suite
+
+    busy = "import time\nwhile time.process_time() < 0.5: pass"
+    (tmp_path / "test_busy.py").write_text(
+        "import subprocess, sys\n\n"
+        f"def test_child():\n    subprocess.run([sys.executable, '-c', {busy!r}], check=True)\n"
+    )
+    (tmp_path / "test_idle.py").write_text("def test_a():\n    pass\n\ndef test_b():\n    pass\n")
+    files = [str(tmp_path / "test_busy.py"), str(tmp_path / "test_idle.py")]
+    assert suite.main(["--top", "1", *files]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("3 tests, one at a time")
+    [busy_file] = [line.split() for line in out.splitlines() if "test_busy.py" in line]
+    assert busy_file[1] == "1" and float(busy_file[2]) >= 0.45  # the child's half second
+    assert "test_idle.py" not in out and "the other files" in out  # past --top, summed
