@@ -141,13 +141,11 @@ class MetricLog:
         benchmark order."""
         if not self.accuracy:
             return pl.DataFrame()
-        k = pl.DataFrame(
-            {"benchmark": list(self.accuracy), "k": [self.k.get(b) for b in self.accuracy]},
-            schema={"benchmark": pl.String, "k": pl.Int64},
+        names = list(self.accuracy)
+        k = pl.col("benchmark").replace_strict(
+            names, [self.k.get(b) for b in names], default=None, return_dtype=pl.Int64
         )
-        return self._long(self.accuracy, "score").join(
-            k, on="benchmark", how="left", maintain_order="left"
-        )
+        return self._long(self.accuracy, "score").with_columns(k=k)
 
     def token_lengths(self) -> pl.DataFrame:
         """step, benchmark (null: every benchmark), tokens."""
@@ -161,19 +159,18 @@ class MetricLog:
             pl.col(self.step).cast(pl.Int64).alias("step"),
             *(pl.col(c).cast(pl.Float64).alias(str(i)) for i, c in enumerate(columns.values())),
         )
-        position = pl.col("variable").cast(pl.Int64)
+        # unpivot stacks the columns one after another, so the rows come in the mapping's order
         return (
             wide.unpivot(index="step", value_name=value)
             .with_columns(pl.col(value).fill_nan(None))
             .drop_nulls(value)
-            .with_columns(
-                benchmark=position.replace_strict(
-                    list(range(len(names))), names, return_dtype=pl.String
+            .select(
+                "step",
+                benchmark=pl.col("variable").replace_strict(
+                    [str(i) for i in range(len(names))], names, return_dtype=pl.String
                 ),
-                _position=position,
+                **{value: pl.col(value)},
             )
-            .sort("_position", maintain_order=True)
-            .select("step", "benchmark", value)
         )
 
 
