@@ -135,6 +135,38 @@ def test_wandb_duplicated_step(tmp_path):
     assert (e.value.line, e.value.column) == (4, "_step") and "also on line 3" in str(e.value)
 
 
+def test_a_long_log_reads_benchmark_by_benchmark_in_the_logs_column_order(tmp_path):
+    """Sixty benchmarks (their columns in no sorted order) over 2,000 steps, with NaN and empty
+    cells: the scores come benchmark by benchmark in the header's order, steps in order, the
+    gaps left out, and the run's one length (no benchmark) likewise."""
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    names = [f"b{i:02d}" for i in rng.permutation(60)]
+    values = rng.random((2000, 60)).round(3)
+    values[rng.random(values.shape) < 0.1] = np.nan
+    lengths = rng.integers(100, 900, 2000)
+    frame = pl.DataFrame({"step": np.arange(2000) * 5})
+    frame = frame.with_columns(
+        *(pl.Series(f"val/test_score/{n}", values[:, j]) for j, n in enumerate(names)),
+        pl.Series("response_length/mean", lengths.astype(float)),
+    )
+    path = tmp_path / "long.csv"
+    frame.with_columns(pl.col("val/test_score/b00").fill_nan(None)).write_csv(path)
+    log = readers.read_metric_log(path)
+    want = [
+        (step * 5, name, values[step, j])
+        for j, name in enumerate(names)
+        for step in range(2000)
+        if not np.isnan(values[step, j])
+    ]
+    assert log.scores().select("step", "benchmark", "score").rows() == want
+    tokens = log.token_lengths()
+    assert tokens["benchmark"].null_count() == 2000
+    assert tokens["step"].to_list() == [s * 5 for s in range(2000)]
+    assert tokens["tokens"].to_list() == lengths.astype(float).tolist()
+
+
 def test_wandb_unknown_benchmark(tmp_path):
     with pytest.raises(DataError, match="benchmarks among"):
         _score_curves(VAL, benchmarks=["nope"])
