@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import struct
 import zlib
+from hashlib import blake2b
 
 import numpy as np
 import polars as pl
@@ -66,6 +67,30 @@ def test_codes_tell_strings_apart_by_their_bytes():
     code, values = bulk.codes(np.frombuffer(data, np.uint8), starts, sizes)
     assert [values[c] for c in code] == [words[i] for i in order]
     assert len(values) == len(set(order))
+
+
+def test_codes_of_thousands_of_strings_as_of_a_few():
+    """Past the first strings' table (keys first seen late) and past what the hashes' top bits
+    tell apart (5,000 keys share some of their 65,536 places, so they are searched for), each
+    string's code stands for its own bytes; a few keys take the table itself."""
+    rng = np.random.default_rng(5)
+    for distinct in (5_000, 40):
+        keys = [f"val-core/src{i}/acc/mean@{i % 7}".encode() for i in range(distinct)]
+        order = rng.integers(0, distinct, 12_000)
+        order[: bulk._SAMPLE] %= max(distinct // 2, 1)  # the other half first seen after
+        data = b"".join(keys[i] for i in order) + bytes(8)
+        sizes = np.array([len(keys[i]) for i in order])
+        code, values = bulk.codes(np.frombuffer(data, np.uint8), np.cumsum(sizes) - sizes, sizes)
+        assert [values[c] for c in code] == [keys[i] for i in order]
+        assert sorted(values) == sorted({keys[i] for i in order})
+        top = np.array(sorted(int.from_bytes(blake2b(k, digest_size=8).digest()) for k in values))
+        top = top.astype(np.uint64)
+        shared = len(np.unique(top >> np.uint64(64 - bulk._BITS))) < len(top)
+        assert shared == (distinct > 40)  # the search, and the table
+        lookup = bulk._lookup(top, top)
+        assert lookup.tolist() == list(range(len(top)))
+        missing = bulk._lookup(top[:-1], top[-1:])
+        assert missing.tolist() == [len(top) - 1]
 
 
 def _item(key: str | bytes, value: bytes | None = None, *, nested=(), extra=b"") -> bytes:

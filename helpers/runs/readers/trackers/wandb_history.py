@@ -105,20 +105,21 @@ def _table(u8: np.ndarray, cells: np.ndarray, value_start, value_size) -> bytes:
 
 
 def _slotted(u8: np.ndarray, flat: np.ndarray, value_start, size, columns: int) -> np.ndarray:
-    """`_table`'s bytes where every value is shorter than SLOT: each value copied into a slot
-    of its own eight bytes at a time (in the order the values lie in `u8`, which reads it
-    in order), the slots put in the cells' order (an empty slot for an empty cell), each
-    value's mark after it, and the slots' used bytes kept in order (a number's twenty bytes
-    are three word copies, not twenty byte ones)."""
+    """`_table`'s bytes where every value is shorter than SLOT: each cell a slot of as many
+    8-byte words as the longest value and its mark take, its value copied in a word at a time
+    (a number's twenty bytes are three word copies, not twenty byte ones), the mark after it
+    (an empty cell keeps only its mark), and the slots' used bytes kept in order."""
     words = unaligned(u8, "<u8")
-    values = np.zeros((len(value_start) + 1, SLOT // 8), dtype="<u8")  # the last: empty
-    for w in range(SLOT // 8):
-        values[:-1, w] = words[np.minimum(value_start + 8 * w, len(words) - 1)]
-    text = values[flat].view(np.uint8)  # (cells, SLOT); -1 takes the empty slot
+    width = int(size.max(initial=0)) // 8 + 1  # words a slot takes, the mark included
+    slots = np.empty((flat.size, width), dtype="<u8")
+    start = np.append(value_start, 0)[flat]  # an empty cell (-1) reads the first word
+    for w in range(width):
+        slots[:, w] = words[np.minimum(start + 8 * w, len(words) - 1)]
+    text = slots.view(np.uint8)  # (cells, 8 * width)
     text[np.arange(flat.size), size] = SEPARATOR
     last = np.arange(columns - 1, flat.size, columns)  # each row's last cell
     text[last, size[last]] = NEWLINE
-    return text[np.arange(SLOT) <= size[:, None]]
+    return text[np.arange(8 * width) <= size[:, None]]
 
 
 def _steps_added(u8: np.ndarray, column: np.ndarray, payloads: list, steps, starts, sizes):
