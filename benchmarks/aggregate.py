@@ -243,7 +243,10 @@ sys.exit(os.waitstatus_to_exitcode(status))
 
 def measure_command(cmd: list[str], name: str | None = None) -> dict:
     """One whole process: wall-clock seconds and peak memory (MB) of it and its children."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # as from a shell: not the allocator settings polars wrote into os.environ when this
+    # process imported it, which a child would take in place of its own (helpers/__init__.py)
+    env = {k: v for k, v in os.environ.items() if k != "_RJEM_MALLOC_CONF"}
+    env["PYTHONPATH"] = str(ROOT)
     read, write = os.pipe()
     try:
         proc = subprocess.Popen(

@@ -198,7 +198,10 @@ def expected(values: np.ndarray) -> list:
 
 def measure(args: list[str]) -> dict:
     """Wall-clock seconds and peak resident MB of one process running `python ARGS`."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # as from a shell: not the allocator settings polars wrote into os.environ when this
+    # process imported it, which a child would take in place of its own (helpers/__init__.py)
+    env = {k: v for k, v in os.environ.items() if k != "_RJEM_MALLOC_CONF"}
+    env["PYTHONPATH"] = str(ROOT)
     with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
         prefix = [TIME, "-f", "%M", "-o", report.name] if os.access(TIME, os.X_OK) else []
         t0 = time.perf_counter()
