@@ -241,12 +241,25 @@ sys.exit(os.waitstatus_to_exitcode(status))
 """
 
 
+def shell_env(**extra: str) -> dict[str, str]:
+    """The environment a timed process starts with: this one's, `extra` added, but with the
+    allocator setting this process had when it started (`_RJEM_MALLOC_CONF`, from
+    /proc/self/environ, which later changes leave as it was), not the one polars wrote into
+    os.environ on import here: a child would take polars' in place of the command's own
+    (`helpers/__main__.py`), and the user's own setting is kept."""
+    env = {**os.environ, **extra}
+    env.pop("_RJEM_MALLOC_CONF", None)
+    with open("/proc/self/environ", "rb") as handle:
+        for pair in handle.read().split(b"\0"):
+            name, _, value = pair.partition(b"=")
+            if name == b"_RJEM_MALLOC_CONF":
+                env["_RJEM_MALLOC_CONF"] = value.decode()
+    return env
+
+
 def measure_command(cmd: list[str], name: str | None = None) -> dict:
     """One whole process: wall-clock seconds and peak memory (MB) of it and its children."""
-    # as from a shell: not the allocator settings polars wrote into os.environ when this
-    # process imported it, which a child would take in place of its own (helpers/__init__.py)
-    env = {k: v for k, v in os.environ.items() if k != "_RJEM_MALLOC_CONF"}
-    env["PYTHONPATH"] = str(ROOT)
+    env = shell_env(PYTHONPATH=str(ROOT))
     read, write = os.pipe()
     try:
         proc = subprocess.Popen(

@@ -50,6 +50,11 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+try:
+    from benchmarks import aggregate
+except ImportError:  # run as a script: benchmarks/ is the path's first entry
+    import aggregate  # type: ignore[no-redef]
+
 ROOT = Path(__file__).resolve().parent.parent
 TIME = "/usr/bin/time"
 
@@ -198,10 +203,7 @@ def expected(values: np.ndarray) -> list:
 
 def measure(args: list[str]) -> dict:
     """Wall-clock seconds and peak resident MB of one process running `python ARGS`."""
-    # as from a shell: not the allocator settings polars wrote into os.environ when this
-    # process imported it, which a child would take in place of its own (helpers/__init__.py)
-    env = {k: v for k, v in os.environ.items() if k != "_RJEM_MALLOC_CONF"}
-    env["PYTHONPATH"] = str(ROOT)
+    env = aggregate.shell_env(PYTHONPATH=str(ROOT))
     with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
         prefix = [TIME, "-f", "%M", "-o", report.name] if os.access(TIME, os.X_OK) else []
         t0 = time.perf_counter()

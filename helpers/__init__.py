@@ -17,27 +17,20 @@ code unless it draws.
 """
 
 import importlib
-import os
 import sys
 
-# polars allocates with jemalloc, which it tells (polars/__init__.py) to give freed pages back
-# lazily: marked free after 0.5 s but left in the process's memory until the kernel wants them,
-# up to 1 s later. A command that read a 200 MB W&B log peaked at 586 MB so, where given back
-# at once (`muzzy_decay_ms:0`, which polars appends to its own settings) it peaked at 474-509 MB
-# in the same time; 20M rows aggregated in the same time (docs/speed.md). Set only before polars
-# loads and where nothing is set: a process keeps a setting it is given or inherits (a parent
-# that imported polars passes on polars' own).
-if "polars" not in sys.modules:
-    os.environ.setdefault("_RJEM_MALLOC_CONF", "muzzy_decay_ms:0")
-
-from helpers.data import field, figure, load, names, resource
 from helpers.errors import DataError
 
 SUBMODULES = ("benchmark_sizes", "charts", "cli", "data", "figures", "render", "runs", "stats")
+DATA_FUNCTIONS = ("field", "figure", "load", "names", "resource")  # `helpers.load(...)`
 
 
 def __getattr__(name: str):
-    """`helpers.charts` and the other submodules load when first used."""
+    """`helpers.charts` and the other submodules load when first used, and with them polars
+    (`helpers.load` and the data package's other functions load `helpers.data`): the command
+    line sets polars' allocator up before it loads (`helpers/__main__.py`)."""
+    if name in DATA_FUNCTIONS:
+        return getattr(importlib.import_module(f"{__name__}.data"), name)
     if name in SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")
     if name == "long_view":  # 006's view of every value: its module loads when it is asked for

@@ -5,7 +5,17 @@ import gc
 import os
 import sys
 
-from helpers.cli import main
+# polars allocates with jemalloc, which polars tells (polars/__init__.py) to hand freed pages
+# back lazily: marked free after 0.5 s and left in the process's memory up to 1 s more. Handed
+# back at once (`muzzy_decay_ms:0`, which polars appends to its own settings), the command that
+# read a 200 MB W&B log peaked at 495-507 MB against 607-621 MB, 3.10-3.23 s against 2.84-3.27 s
+# (three alternating pairs; docs/speed.md). Set here, before the command line loads polars
+# (importing `helpers` alone loads neither polars nor this), where the process was given no
+# setting of its own; what it starts inherits it, as it would inherit polars' own.
+if "polars" not in sys.modules:
+    os.environ.setdefault("_RJEM_MALLOC_CONF", "muzzy_decay_ms:0")
+
+from helpers.cli import main  # noqa: E402  (after the allocator's setting, before polars loads)
 
 
 def run() -> None:

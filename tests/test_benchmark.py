@@ -128,3 +128,27 @@ def test_the_suite_benchmark_charges_each_test_the_machines_cpu(tmp_path, capsys
     [busy_file] = [line.split() for line in out.splitlines() if "test_busy.py" in line]
     assert busy_file[1] == "1" and float(busy_file[2]) >= 0.45  # the child's half second
     assert "test_idle.py" not in out and "the other files" in out  # past --top, summed
+
+
+def test_timed_commands_start_with_the_allocator_setting_the_benchmark_was_given(monkeypatch):
+    """A benchmark that imported polars holds polars' allocator setting in os.environ; the
+    commands it times start with the one the benchmark itself was started with, or none."""
+    import json
+    import subprocess
+
+    code = (
+        "import json, os, polars\n"
+        "from benchmarks.aggregate import shell_env\n"
+        "print(json.dumps([os.environ['_RJEM_MALLOC_CONF'], shell_env(A='1')]))\n"
+    )
+    for given in (None, "background_thread:true"):
+        if given is None:
+            monkeypatch.delenv("_RJEM_MALLOC_CONF", raising=False)
+        else:
+            monkeypatch.setenv("_RJEM_MALLOC_CONF", given)
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout
+        held, env = json.loads(out)
+        assert held != given and env["A"] == "1"  # polars wrote its own before
+        assert env.get("_RJEM_MALLOC_CONF") == given

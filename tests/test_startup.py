@@ -125,31 +125,34 @@ def test_importing_helpers_changes_nothing_until_setup():
         assert active == [False, ["default", "default"], ["reasoning_figures"] * 2]
 
 
-def test_importing_helpers_first_has_polars_give_freed_memory_back(monkeypatch):
-    """Imported before polars (as the command line imports it), helpers asks polars' allocator
-    to give freed pages back at once: polars appends the setting to its own, the later one
-    winning, and the allocator takes it (it names a setting it cannot read on stderr). A
+def test_the_command_line_has_polars_give_freed_memory_back(monkeypatch):
+    """The command line (`helpers.__main__`, the `reasoning-figures` command's module) asks
+    polars' allocator, before polars loads, to give freed pages back at once: polars appends
+    the setting to its own, the later one winning, and the allocator takes it (it names a
+    setting it cannot read on stderr). Importing `helpers` alone changes no setting, and a
     setting the process is given or inherits (a parent that imported polars passes polars'
     own on), or polars loaded first, is left as it is."""
     code = (
         "import json, os, sys\n"
-        "first = sys.argv[1] == 'polars-first'\n"
-        "if first: import polars\n"
-        "import helpers, polars as pl\n"
+        "if sys.argv[1] == 'polars, then the command': import polars\n"
+        "import helpers\n"
+        "if sys.argv[1] != 'helpers': import helpers.__main__\n"
+        "import polars as pl\n"
         "pl.select(pl.int_range(0, 1_000_000).alias('a')).sort('a', descending=True)\n"
         "print(json.dumps(os.environ['_RJEM_MALLOC_CONF'].split(',')))\n"
     )
 
-    def conf(*args: str) -> list[str]:
+    def conf(first: str) -> list[str]:
         out = subprocess.run(
-            [sys.executable, "-c", code, *args], capture_output=True, text=True, check=True
+            [sys.executable, "-c", code, first], capture_output=True, text=True, check=True
         )
         assert "<jemalloc>" not in out.stderr
         return json.loads(out.stdout)
 
     monkeypatch.delenv("_RJEM_MALLOC_CONF", raising=False)
-    polars_own = conf("polars-first")
+    polars_own = conf("helpers")
     assert polars_own and "muzzy_decay_ms:0" not in polars_own
-    assert conf("helpers-first") == [*polars_own, "muzzy_decay_ms:0"]
+    assert conf("command") == [*polars_own, "muzzy_decay_ms:0"]
+    assert conf("polars, then the command") == polars_own  # too late
     monkeypatch.setenv("_RJEM_MALLOC_CONF", ",".join(polars_own))  # inherited from a parent
-    assert conf("helpers-first") == polars_own * 2
+    assert conf("command") == polars_own * 2

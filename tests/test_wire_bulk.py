@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import struct
 import zlib
-from hashlib import blake2b
 
 import numpy as np
 import polars as pl
@@ -70,11 +69,10 @@ def test_codes_tell_strings_apart_by_their_bytes():
 
 
 def test_codes_of_thousands_of_strings_as_of_a_few():
-    """Past the first strings' table (keys first seen late) and past what the hashes' top bits
-    tell apart (5,000 keys share some of their 65,536 places, so they are searched for), each
-    string's code stands for its own bytes; a few keys take the table itself."""
+    """Past the first strings' table (keys first seen late, half of them) and for few keys or
+    thousands, each string's code stands for its own bytes."""
     rng = np.random.default_rng(5)
-    for distinct in (5_000, 40):
+    for distinct in (5_000, 300, 40):
         keys = [f"val-core/src{i}/acc/mean@{i % 7}".encode() for i in range(distinct)]
         order = rng.integers(0, distinct, 12_000)
         order[: bulk._SAMPLE] %= max(distinct // 2, 1)  # the other half first seen after
@@ -83,14 +81,27 @@ def test_codes_of_thousands_of_strings_as_of_a_few():
         code, values = bulk.codes(np.frombuffer(data, np.uint8), np.cumsum(sizes) - sizes, sizes)
         assert [values[c] for c in code] == [keys[i] for i in order]
         assert sorted(values) == sorted({keys[i] for i in order})
-        top = np.array(sorted(int.from_bytes(blake2b(k, digest_size=8).digest()) for k in values))
-        top = top.astype(np.uint64)
-        shared = len(np.unique(top >> np.uint64(64 - bulk._BITS))) < len(top)
-        assert shared == (distinct > 40)  # the search, and the table
-        lookup = bulk._lookup(top, top)
-        assert lookup.tolist() == list(range(len(top)))
-        missing = bulk._lookup(top[:-1], top[-1:])
-        assert missing.tolist() == [len(top) - 1]
+
+
+def test_hashes_are_found_by_their_table_or_searched_for(monkeypatch):
+    """A hash is found where it is and a hash not among them is not, though it share every
+    bit the table reads (it differs in the lowest, which no window holds): by the table where
+    a window tells the hashes apart, by a binary search where none does."""
+    rng = np.random.default_rng(8)
+    hashes = np.unique(rng.integers(0, 2**63, 300, dtype=np.uint64) * np.uint64(2))  # even
+    absent = hashes ^ np.uint64(1)  # odd: none of them among the hashes
+    queries = np.concatenate([hashes, absent])
+    want = [*range(len(hashes)), *[len(hashes)] * len(hashes)]
+    searched = []
+    search = np.searchsorted
+    monkeypatch.setattr(bulk.np, "searchsorted", lambda *a: searched.append(1) or search(*a))
+    assert bulk._lookup(hashes, queries).tolist() == want
+    assert not searched  # a window told these apart
+    twins = np.unique(np.concatenate([hashes, absent[:1]]))  # two share every window
+    found = bulk._lookup(twins, queries)
+    assert searched
+    assert twins[found[found < len(twins)]].tolist() == queries[found < len(twins)].tolist()
+    assert (found < len(twins)).sum() == len(hashes) + 1
 
 
 def _item(key: str | bytes, value: bytes | None = None, *, nested=(), extra=b"") -> bytes:

@@ -26,7 +26,7 @@ ITEM, STEP = 0x0A, 0x12  # HistoryRecord's field keys: item (1) and step (2), le
 KEYS = (0x0A, 0x12)  # HistoryItem's key (1) and nested_key (2)
 VALUE_JSON = (0x82, 0x01)  # HistoryItem's value_json (16): a two-byte field key
 SEPARATOR, NEWLINE = 0x1F, 0x0A  # the text table's: no JSON value holds either unescaped
-SLOT = 32  # bytes a cell's value and mark take in `_slotted`: numbers take at most 24
+SLOT = 32  # a batch with a value this long (a text) is laid out by spans, not `_slotted`
 
 
 def _items(u8: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tuple:

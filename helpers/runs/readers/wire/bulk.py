@@ -59,21 +59,29 @@ def lengths(u8: np.ndarray, at: np.ndarray, limit: np.ndarray) -> tuple:
 
 _MASKS = np.array([(1 << (8 * n)) - 1 for n in range(8)] + [2**64 - 1], dtype=np.uint64)
 _SAMPLE = 4096  # strings whose hashes make the first table of distinct ones
-_BITS = 16  # a hash's top bits address `_lookup`'s table
+_BITS = 20  # a window of a hash's bits addresses `_lookup`'s table
+_WINDOWS = (44, 24, 4)  # where the windows start: the top 20 bits, else lower ones
 
 
 def _lookup(hashes: np.ndarray, mixed: np.ndarray) -> np.ndarray:
     """Where each of `mixed` is among the sorted, distinct `hashes` (len(hashes) where it is
-    not, so the caller checks `hashes` extended by one). A few hundred hashes are told apart
-    by their top bits: a table of 65,536 places read once per string, where a binary search
-    took eight comparisons; hashes that share their top bits are searched for instead."""
-    top = (hashes >> np.uint64(64 - _BITS)).astype(np.intp)
-    if len(np.unique(top)) < len(hashes):
-        code = np.minimum(np.searchsorted(hashes, mixed), len(hashes) - 1)
-        return np.where(hashes[code] == mixed, code, len(hashes))
-    table = np.full(1 << _BITS, len(hashes), dtype=np.intp)
-    table[top] = np.arange(len(hashes))
-    return table[(mixed >> np.uint64(64 - _BITS)).astype(np.intp)]
+    not). A few hundred hashes are told apart by a window of 20 of their bits, the top ones or,
+    where two share those, another: a table of a million places read once per string, and the
+    hash found there checked whole, where a binary search took about eight comparisons; where
+    every window has two hashes sharing it, the binary search."""
+    absent = len(hashes)
+    mask = np.uint64((1 << _BITS) - 1)
+    for shift in map(np.uint64, _WINDOWS):
+        place = ((hashes >> shift) & mask).astype(np.intp)
+        if len(np.unique(place)) == absent:
+            table = np.full(1 << _BITS, absent, dtype=np.int32)
+            table[place] = np.arange(absent, dtype=np.int32)
+            code = table[((mixed >> shift) & mask).astype(np.intp)]
+            break
+    else:
+        code = np.searchsorted(hashes, mixed)
+    found = hashes[np.minimum(code, absent - 1)] == mixed
+    return np.where(found, code, absent)
 
 
 def codes(u8: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> tuple | None:
