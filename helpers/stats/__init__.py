@@ -16,71 +16,94 @@ stats`; `stats.wilson_interval(...)`), kept in eight modules by what they answer
 - `student_t`: Student's t distribution function and quantile, on `math` alone (every
   comparison takes them; scipy.special's import would cost `compare` more than its reading).
 
-numpy and scipy load where a function needs them: `plot -o x.csv` never does.
+numpy and scipy load where a function needs them: `plot -o x.csv` never does; and a module
+loads when one of its names is first asked for (`stats.paired_difference` loads
+`differences`), so a command that only draws intervals loads only what intervals need.
 """
 
-from helpers.stats.adjust import ADJUSTMENTS, adjust_p, adjusted_levels
-from helpers.stats.differences import (
-    TANGO,
-    Difference,
-    Paired,
-    Sample,
-    bootstrap_p,
-    mcnemar_exact_p,
-    mcnemar_score_p,
-    newcombe_unpaired,
-    paired_bootstrap,
-    paired_difference,
-    paired_from,
-    paired_summary,
-    sample_summary,
-    tango_interval,
-    unpaired_difference,
-    unpaired_from,
-    unpaired_scores,
-    welch_from,
-    welch_interval,
-)
-from helpers.stats.fits import (
-    LogLinearFit,
-    best_checkpoint_bias,
-    ema,
-    loglinear_fit,
-    pareto_frontier,
-)
-from helpers.stats.intervals import (
-    BOOTSTRAP_MIN_PROBLEMS,
-    BOOTSTRAP_RESAMPLES,
-    Z95,
-    binomial_se,
-    bootstrap_interval,
-    bootstrap_means,
-    distinguishable,
-    exact_interval,
-    pass_at_k,
-    pass_at_k_expr,
-    percentile_bounds,
-    wilson_exprs,
-    wilson_interval,
-    with_intervals,
-)
-from helpers.stats.power import (
-    EXACT_POWER_UP_TO,
-    design_power,
-    mcnemar_power,
-    minimum_detectable_difference,
-    paired_power,
-    paired_t_power,
-    paired_t_solve,
-    problems_for,
-    problems_needed,
-    seeded_detectable_difference,
-    t_test_power,
-    unpaired_power,
-)
-from helpers.stats.seeds import SeedLayout, TDifference, seed_layout, seeded_difference
-from helpers.stats.selection import SelectedDifference, best_of_checkpoints
-from helpers.stats.student_t import t_cdf, t_quantile
+import importlib
+
+# each name, by the module that holds it
+WHERE = {
+    "adjust": (
+        "ADJUSTMENTS",
+        "adjust_p",
+        "adjusted_levels",
+    ),
+    "differences": (
+        "TANGO",
+        "Difference",
+        "Paired",
+        "Sample",
+        "bootstrap_p",
+        "mcnemar_exact_p",
+        "mcnemar_score_p",
+        "newcombe_unpaired",
+        "paired_bootstrap",
+        "paired_difference",
+        "paired_from",
+        "paired_summary",
+        "sample_summary",
+        "tango_interval",
+        "unpaired_difference",
+        "unpaired_from",
+        "unpaired_scores",
+        "welch_from",
+        "welch_interval",
+    ),
+    "fits": (
+        "LogLinearFit",
+        "best_checkpoint_bias",
+        "ema",
+        "loglinear_fit",
+        "pareto_frontier",
+    ),
+    "intervals": (
+        "BOOTSTRAP_MIN_PROBLEMS",
+        "BOOTSTRAP_RESAMPLES",
+        "Z95",
+        "binomial_se",
+        "bootstrap_interval",
+        "bootstrap_means",
+        "distinguishable",
+        "exact_interval",
+        "pass_at_k",
+        "pass_at_k_expr",
+        "percentile_bounds",
+        "wilson_exprs",
+        "wilson_interval",
+        "with_intervals",
+    ),
+    "power": (
+        "EXACT_POWER_UP_TO",
+        "design_power",
+        "mcnemar_power",
+        "minimum_detectable_difference",
+        "paired_power",
+        "paired_t_power",
+        "paired_t_solve",
+        "problems_for",
+        "problems_needed",
+        "seeded_detectable_difference",
+        "t_test_power",
+        "unpaired_power",
+    ),
+    "seeds": (
+        "SeedLayout",
+        "TDifference",
+        "seed_layout",
+        "seeded_difference",
+    ),
+    "selection": (
+        "SelectedDifference",
+        "best_of_checkpoints",
+    ),
+    "student_t": (
+        "t_cdf",
+        "t_quantile",
+    ),
+}
+_MODULE = {name: module for module, names in WHERE.items() for name in names}
 
 __all__ = [
     "ADJUSTMENTS",
@@ -145,3 +168,20 @@ __all__ = [
     "wilson_interval",
     "with_intervals",
 ]
+
+
+def __getattr__(name: str):
+    """A name of `__all__`, from its module, or one of the modules (`stats.seeds`), loaded the
+    first time it is asked for."""
+    if name in WHERE:
+        return importlib.import_module(f"{__name__}.{name}")
+    module = _MODULE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
