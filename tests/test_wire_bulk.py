@@ -102,6 +102,7 @@ def test_hashes_are_found_by_their_table_or_searched_for(monkeypatch):
     assert searched
     assert twins[found[found < len(twins)]].tolist() == queries[found < len(twins)].tolist()
     assert (found < len(twins)).sum() == len(hashes) + 1
+    assert bulk._lookup(hashes[:0], queries[:3]).tolist() == [0, 0, 0]  # none to find
 
 
 def _item(key: str | bytes, value: bytes | None = None, *, nested=(), extra=b"") -> bytes:

@@ -70,6 +70,8 @@ def _lookup(hashes: np.ndarray, mixed: np.ndarray) -> np.ndarray:
     hash found there checked whole, where a binary search took about eight comparisons; where
     every window has two hashes sharing it, the binary search."""
     absent = len(hashes)
+    if not absent:
+        return np.zeros(len(mixed), dtype=np.intp)
     mask = np.uint64((1 << _BITS) - 1)
     for shift in map(np.uint64, _WINDOWS):
         place = ((hashes >> shift) & mask).astype(np.intp)
