@@ -457,3 +457,16 @@ def test_problems_needed_by_the_t_test():
     assert stats.paired_t_solve(0.3, difference=0.05, seeds=2, seed_sd=0.03) is None
     with pytest.raises(ValueError, match="one of problems and difference"):
         stats.paired_t_solve(0.3, problems=30, difference=0.05)
+
+
+def test_every_name_of_the_namespace_comes_from_the_module_it_is_listed_under():
+    """`helpers.stats` loads its modules when a name is asked for: each listed name is that
+    module's own, and a name it does not list is an AttributeError, not a None."""
+    import importlib
+
+    for module, names in stats.WHERE.items():
+        source = importlib.import_module(f"helpers.stats.{module}")
+        for name in names:
+            assert getattr(stats, name) is getattr(source, name)
+    with pytest.raises(AttributeError):
+        stats.no_such_statistic  # noqa: B018
