@@ -8,6 +8,7 @@ import math
 import subprocess
 import sys
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -79,6 +80,39 @@ def test_nearest_earlier_step_matching():
     train = pl.DataFrame({"step": [1, 4, 9, 16], "value": [10.0, 40.0, 90.0, 160.0]})
     out = score_logs.join_nearest_earlier(val, train)
     assert out["value"].to_list() == [None, 40.0, 90.0, 90.0]
+
+
+def _searched(left, right):
+    """`join_nearest_earlier` by the search alone (the join it skips for aligned frames)."""
+    return left.sort("step").join_asof(
+        right.sort("step"), on="step", by="benchmark", strategy="backward", check_sortedness=False
+    )
+
+
+@pytest.mark.parametrize(
+    "steps, names",
+    [
+        ([0, 5, 10, 0, 5, 10], list("aaabbb")),  # aligned: each row's own step, no search
+        ([0, 5, 5, 0, 5, 10], list("aaabbb")),  # a step twice in a benchmark
+        ([0, 5, 10, 0, 5, 10], list("aabbaa")),  # a benchmark's rows apart
+        ([0, 10, 5, 0, 5, 10], list("aaabbb")),  # steps falling
+    ],
+)
+def test_nearest_earlier_step_by_benchmark_the_same_with_or_without_the_search(steps, names):
+    rng = np.random.default_rng(len(set(zip(steps, names, strict=True))))
+    left = pl.DataFrame({"step": steps, "benchmark": names, "score": rng.random(6)})
+    right = left.select("step", "benchmark", value=pl.Series(rng.random(6)))
+    aligned = steps == [0, 5, 10, 0, 5, 10] and names == list("aaabbb")
+    assert score_logs._aligned(left, right, "step", "benchmark") == aligned
+    out = score_logs.join_nearest_earlier(left, right, by="benchmark")
+    assert out.equals(_searched(left, right))
+    if len(set(zip(steps, names, strict=True))) == 6:  # one row each: its own value
+        mine = out.join(right, on=["benchmark", "step"], suffix="_own")
+        assert mine.height == 6 and mine["value"].equals(mine["value_own"], check_names=False)
+    # and a later length (step 6) for a score at 10 where the steps differ
+    shifted = right.with_columns(pl.col("step") - (pl.col("step") == 10) * 4)
+    out = score_logs.join_nearest_earlier(left, shifted, by="benchmark")
+    assert out.equals(_searched(left, shifted))
 
 
 def test_train_export_step_matches_the_real_file():

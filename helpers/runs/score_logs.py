@@ -22,11 +22,31 @@ def join_nearest_earlier(
     """Attach to each row of `left` the `right` value logged at the nearest step at or before it
     (validation and training metrics are logged at different steps); `by` matches within
     groups (e.g. per benchmark)."""
+    if by and value not in left.columns and _aligned(left, right, on, by):  # no search needed
+        return left.with_columns(right[value]).sort(on)
     cols = [on, value, *([by] if by else [])]
     # sorted by step within each group; polars cannot check that itself when `by` is given
     return left.sort(on).join_asof(
         right.select(cols).sort(on), on=on, strategy="backward", by=by, check_sortedness=False
     )
+
+
+def _aligned(left: pl.DataFrame, right: pl.DataFrame, on: str, by: str) -> bool:
+    """Whether `right` holds, row for row, the same (`by`, `on`) pairs as `left`, none missing
+    and none twice (each group's rows together, its steps rising), as one log's scores and
+    lengths do: the nearest earlier step of each row is then its own row (the join of a
+    million rows searched for them in a fifth of a second)."""
+    if left.height != right.height or not left.height:
+        return False
+    if any(left[c].null_count() or not left[c].equals(right[c]) for c in (by, on)):
+        return False
+    new = (pl.col(by) != pl.col(by).shift()).fill_null(True)
+    rising, groups, names = left.select(
+        (new | (pl.col(on).diff() > 0)).all().alias("rising"),
+        new.sum().alias("groups"),
+        pl.col(by).n_unique().alias("names"),
+    ).row(0)
+    return bool(rising) and groups == names
 
 
 def with_lengths(scores: pl.DataFrame, tokens: pl.DataFrame) -> pl.DataFrame:
