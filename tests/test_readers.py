@@ -14,6 +14,7 @@ import pytest
 
 from helpers import DataError, stats
 from helpers.runs import examples, readers, score_logs, summarise
+from helpers.runs.readers.formats import metric_columns
 from tests.realdata import OBS, SKY, SKY_ACCURACY, SKY_PROBLEMS, TRAIN, VAL
 
 from .conftest import EXAMPLE
@@ -169,35 +170,39 @@ def test_wandb_duplicated_step(tmp_path):
     assert (e.value.line, e.value.column) == (4, "_step") and "also on line 3" in str(e.value)
 
 
-def test_a_long_log_reads_benchmark_by_benchmark_in_the_logs_column_order(tmp_path):
+@pytest.mark.parametrize("benchmarks, steps", [(60, 2000), (metric_columns.PARTS + 44, 40)])
+def test_a_long_log_reads_benchmark_by_benchmark_in_the_logs_column_order(
+    tmp_path, benchmarks, steps
+):
     """Sixty benchmarks (their columns in no sorted order) over 2,000 steps, with NaN and empty
     cells: the scores come benchmark by benchmark in the header's order, steps in order, the
-    gaps left out, and the run's one length (no benchmark) likewise."""
-    import numpy as np
-
+    gaps left out, and the run's one length (no benchmark) likewise. Past PARTS benchmarks the
+    same rows, held as one part (a lookup by benchmark then runs once, not once a benchmark)."""
     rng = np.random.default_rng(7)
-    names = [f"b{i:02d}" for i in rng.permutation(60)]
-    values = rng.random((2000, 60)).round(3)
+    names = [f"b{i:03d}" for i in rng.permutation(benchmarks)]
+    values = rng.random((steps, benchmarks)).round(3)
     values[rng.random(values.shape) < 0.1] = np.nan
-    lengths = rng.integers(100, 900, 2000)
-    frame = pl.DataFrame({"step": np.arange(2000) * 5})
+    lengths = rng.integers(100, 900, steps)
+    frame = pl.DataFrame({"step": np.arange(steps) * 5})
     frame = frame.with_columns(
         *(pl.Series(f"val/test_score/{n}", values[:, j]) for j, n in enumerate(names)),
         pl.Series("response_length/mean", lengths.astype(float)),
     )
     path = tmp_path / "long.csv"
-    frame.with_columns(pl.col("val/test_score/b00").fill_nan(None)).write_csv(path)
+    frame.with_columns(pl.col(f"val/test_score/{names[0]}").fill_nan(None)).write_csv(path)
     log = readers.read_metric_log(path)
     want = [
         (step * 5, name, values[step, j])
         for j, name in enumerate(names)
-        for step in range(2000)
+        for step in range(steps)
         if not np.isnan(values[step, j])
     ]
-    assert log.scores().select("step", "benchmark", "score").rows() == want
+    scores = log.scores()
+    assert scores.select("step", "benchmark", "score").rows() == want
+    assert set(scores.n_chunks("all")) == ({1} if benchmarks > metric_columns.PARTS else {60})
     tokens = log.token_lengths()
-    assert tokens["benchmark"].null_count() == 2000
-    assert tokens["step"].to_list() == [s * 5 for s in range(2000)]
+    assert tokens["benchmark"].null_count() == steps
+    assert tokens["step"].to_list() == [s * 5 for s in range(steps)]
     assert tokens["tokens"].to_list() == lengths.astype(float).tolist()
 
 
