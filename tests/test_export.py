@@ -39,6 +39,43 @@ def test_html_export_carries_the_spec_in_a_data_block(tmp_path):
     assert html.count("</script>") == 3  # the bundle, the data block, the embedding call
 
 
+def test_the_script_bundle_is_built_once_and_kept_whole(tmp_path, monkeypatch):
+    """vl-convert builds the page's scripts in seconds: the first page builds them and keeps
+    them in the user's cache; later pages (other processes) read them back. A kept copy
+    that does not match its checksum (cut short, edited) is built again; a cache that
+    cannot be written costs the build, never the page."""
+    real, builds = export.vlc.javascript_bundle, []
+
+    def counted(*args, **kwargs):
+        builds.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(export.vlc, "javascript_bundle", counted)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    path = export.bundle_path()
+    assert path.parent == tmp_path / "cache" / "reasoning-figures"
+    export._bundle.cache_clear()
+    try:
+        page = export.to_html(SPEC)
+        assert builds == [1] and path.is_file()
+        export._bundle.cache_clear()  # as a new process finds it
+        assert export.to_html(SPEC) == page and builds == [1]
+        kept = path.read_text(encoding="utf-8")
+        for damaged in (kept[:-5000], kept.replace("vegaEmbed", "vegaEmbez", 1)):
+            path.write_text(damaged, encoding="utf-8")
+            export._bundle.cache_clear()
+            assert export.to_html(SPEC) == page
+            assert path.read_text(encoding="utf-8") == kept  # built again, and kept again
+        assert len(builds) == 3
+        blocked = tmp_path / "a file"
+        blocked.write_text("")
+        monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))  # no folder can be made in it
+        export._bundle.cache_clear()
+        assert export.to_html(SPEC) == page and len(builds) == 4
+    finally:
+        export._bundle.cache_clear()
+
+
 SPEC = {
     "data": {"values": [{"step": s, "accuracy": s / 10, "name": "<b>é</b>"} for s in range(5)]},
     "mark": "line",
