@@ -169,7 +169,8 @@ def test_the_html_chart_carries_the_caption_escaped(tmp_path):
 
 def _at_column(name: str) -> tuple[str, float]:
     """An example chart of the chart function `name` laid out for a column (as `-o x.pdf
-    --size column` lays it out), drawn to SVG, and how many points a pixel of it prints at."""
+    --size column` lays it out), drawn to SVG, and how many points a pixel of it prints at.
+    The layout measures charts from Vega's scene graph: it must find what the SVG shows."""
     import vl_convert as vlc
 
     from helpers.render import print_layout, theme
@@ -184,6 +185,7 @@ def _at_column(name: str) -> tuple[str, float]:
     )
     svg = vlc.vegalite_to_svg(spec)
     width = print_layout.measure(svg)[0]
+    assert print_layout.laid_out(spec) == print_layout.measure(svg)
     return svg, SIZES["column"] * 72 / width
 
 
