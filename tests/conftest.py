@@ -55,6 +55,22 @@ def written_once(tmp_path_factory, name: str) -> Iterator[tuple[Path, bool]]:
         written.touch()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _own_cache(tmp_path_factory) -> Iterator[None]:
+    """What the package keeps in the user's cache (the HTML page's scripts: `export.bundle_path`)
+    the tests keep in a folder of this session's own, shared by its workers and the commands
+    they start, never in the home of whoever runs them."""
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    before = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(root / "cache")
+    yield
+    if before is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = before
+
+
 @pytest.fixture(scope="session")
 def inspect_logs(tmp_path_factory) -> dict[str, Path]:
     """Each kind of Inspect log, written by inspect-ai's own eval() with a mock model (the

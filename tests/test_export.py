@@ -72,6 +72,18 @@ def test_the_script_bundle_is_built_once_and_kept_whole(tmp_path, monkeypatch):
         monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))  # no folder can be made in it
         export._bundle.cache_clear()
         assert export.to_html(SPEC) == page and len(builds) == 4
+        # no home to keep it in (no HOME, no passwd entry; a relative XDG_CACHE_HOME is not
+        # one, as the XDG spec says): built each time, the page the same
+        monkeypatch.setenv("XDG_CACHE_HOME", "cache")
+        monkeypatch.delenv("HOME")
+
+        def homeless():
+            raise RuntimeError("Could not determine home directory.")
+
+        monkeypatch.setattr(export.Path, "home", staticmethod(homeless))
+        assert export.bundle_path() is None
+        export._bundle.cache_clear()
+        assert export.to_html(SPEC) == page and len(builds) == 5
     finally:
         export._bundle.cache_clear()
 

@@ -31,6 +31,8 @@ import altair as alt
 import polars as pl
 import pytest
 import vl_convert as vlc
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from helpers.charts import labels as placement
 from helpers.charts import text_metrics
@@ -470,6 +472,27 @@ Y = alt.Y("y:Q").scale(domain=[0, 3])
 def _label(text: str, x: float, y: float, **mark) -> alt.Chart:
     frame = pl.DataFrame({"x": [x], "y": [y], "t": [text]})
     return alt.Chart(frame).mark_text(baseline="middle", **mark).encode(x=X, y=Y, text="t:N")
+
+
+_coordinate = st.floats(-50, 150, allow_nan=False)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    box=st.tuples(_coordinate, _coordinate, st.floats(0, 80), st.floats(0, 20)),
+    line=st.tuples(_coordinate, _coordinate, _coordinate, _coordinate, st.floats(0.5, 4)),
+)
+def test_a_line_a_label_is_not_priced_against_crosses_it_nowhere(box, line):
+    """Placing a label prices its box only against the lines that reach near it
+    (`_Plot._reaching`): any other line must cross the box nowhere, to the last bit."""
+    left, top, wide, tall = box
+    box = (left, top, left + wide, top + tall)
+    plot = placement._Plot(solid=[], segments=[line], centres=[], width=100, height=100)
+    ((x0, y0, x1, y1, _),) = plot._reaching()
+    if not (box[0] < x1 and box[2] > x0 and box[1] < y1 and box[3] > y0):
+        assert placement._crossing(box, line) == 0.0
+    plot.segments.append(line[2:4] + line[0:2] + line[4:])  # a leader added: reached too
+    assert len(plot._reaching()) == 2
 
 
 def test_a_label_on_a_point_a_line_a_bar_or_a_label_is_found():

@@ -189,6 +189,32 @@ def _at_column(name: str) -> tuple[str, float]:
     return svg, SIZES["column"] * 72 / width
 
 
+@pytest.mark.parametrize(
+    "sizes",
+    [{"s": 9}, {"s": None}, {}, {"s": "9"}],
+    ids=["a size", "a null size", "no size", "a size as text"],
+)
+def test_a_chart_is_measured_for_print_as_its_svg_shows_it(sizes):
+    """Text whose size comes from the data (a user's chart, `helpers.save(..., size=...)`) is
+    measured as drawn, where the size is missing, null or text too (Vega's default then)."""
+    import vl_convert as vlc
+
+    from helpers.render import print_layout
+
+    rows = [{"x": 1, "t": "a", "s": 12}, {"x": 2, "t": "b", **sizes}]
+    for mark in ({"type": "text"}, {"type": "text", "fontSize": None}):
+        spec = {
+            "data": {"values": rows},
+            "mark": mark,
+            "encoding": {
+                "x": {"field": "x", "type": "quantitative"},
+                "text": {"field": "t"},
+                "size": {"field": "s", "type": "quantitative", "scale": None},
+            },
+        }
+        assert print_layout.laid_out(spec) == print_layout.measure(vlc.vegalite_to_svg(spec))
+
+
 # the one chart whose fixed parts are wider than a column: 006's model names (up to 50
 # characters at 11 px) beside its plots; it is a page's figure (7.0 pt at a page's width)
 PAGE_ONLY = {"across_papers"}

@@ -415,8 +415,8 @@ class _Plot:
     placed: list[Box] = field(default_factory=list)
     leaders: list[Segment] = field(default_factory=list)  # of the labels placed so far
     areas: tuple[Box, ...] = ()
-    _split: dict = field(default_factory=dict, repr=False)  # see `_through`
-    _reach: list = field(default_factory=list, repr=False)  # see `_reaching`
+    _split: dict = field(default_factory=dict, init=False, repr=False)  # see `_through`
+    _reach: list = field(default_factory=list, init=False, repr=False)  # see `_reaching`
 
     def cost(
         self, x: float, y: float, box: Box, leader: Segment | None, bound: float = math.inf

@@ -86,28 +86,42 @@ def _bundle() -> str:
     2.0 s, a process's whole HTML export otherwise, and reading it back takes milliseconds."""
     path = bundle_path()
     try:
-        kept = path.read_text(encoding="utf-8")
+        kept = "" if path is None else path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         kept = ""
     text, _, mark = kept.rpartition("\n" + _SUM)
-    if kept and mark == hashlib.sha256(text.encode("utf-8")).hexdigest():
+    if kept and mark == hashlib.sha256(text.encode("utf-8")).hexdigest() and _inlinable(text):
         return text
     bundle = vlc.javascript_bundle()
-    assert "</script" not in bundle.lower(), "the vl-convert bundle cannot be inlined"
+    assert _inlinable(bundle), "the vl-convert bundle cannot be inlined"
     digest = hashlib.sha256(bundle.encode("utf-8")).hexdigest()
     with contextlib.suppress(OSError):  # a cache that cannot be written: built again next time
-        write_text_atomic(path, f"{bundle}\n{_SUM}{digest}")
+        if path is not None:
+            write_text_atomic(path, f"{bundle}\n{_SUM}{digest}")
     return bundle
 
 
 _SUM = "// sha256 of the above: "  # the cached bundle's last line: read back only if it holds
 
 
-def bundle_path() -> Path:
-    """Where the built bundle is kept: the user's cache ($XDG_CACHE_HOME, else ~/.cache),
-    under this package's name and the vl-convert version that built it."""
-    root = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(root) / "reasoning-figures" / f"vega-bundle-vl-convert-{vlc.__version__}.js"
+def _inlinable(script: str) -> bool:
+    return "</script" not in script.lower()
+
+
+def bundle_path() -> Path | None:
+    """Where the built bundle is kept: the user's cache ($XDG_CACHE_HOME where it is an
+    absolute path, else ~/.cache), under this package's name, named by the vl-convert version
+    and a digest of the Vega, vega-embed and Vega-Lite versions it bundles; None where the
+    user has no home (then it is built in each process, as before it was kept)."""
+    root = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(root):
+        try:
+            root = str(Path.home() / ".cache")
+        except (RuntimeError, KeyError, OSError):  # no HOME and no passwd entry
+            return None
+    bundled = [vlc.get_vega_version(), vlc.get_vega_embed_version(), *vlc.get_vegalite_versions()]
+    tag = hashlib.sha256(" ".join(bundled).encode()).hexdigest()[:12]
+    return Path(root) / "reasoning-figures" / f"vega-bundle-{vlc.__version__}-{tag}.js"
 
 
 def warm_up() -> threading.Thread:

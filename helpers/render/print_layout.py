@@ -40,7 +40,8 @@ def measure(svg: str) -> tuple[float, float, float | None]:
 def laid_out(spec: dict) -> tuple[float, float, float | None]:
     """`measure` of the chart the spec draws, from Vega's scene graph rather than its SVG
     (the same three numbers for every example chart, each at two sizes; a quarter less time,
-    and the layout for print draws a chart seven times or more)."""
+    and the layout for print draws a chart seven times or more). A text drawn at no size of
+    its own (a null or missing size, left to Vega's default) is measured from the SVG."""
     scene = vlc.vegalite_to_scenegraph(spec)
     sizes: list[float] = []
     nodes = [scene["scenegraph"]]
@@ -48,9 +49,12 @@ def laid_out(spec: dict) -> tuple[float, float, float | None]:
         node = nodes.pop()
         items = node.get("items", ())
         if node.get("marktype") == "text":
-            sizes += [item["fontSize"] for item in items if "fontSize" in item]
+            sizes += [item.get("fontSize") for item in items]
         nodes += [item for item in items if "items" in item]
-    return float(scene["width"]), float(scene["height"]), min(sizes) if sizes else None
+    if not all(type(size) in (int, float) for size in sizes):
+        return measure(vlc.vegalite_to_svg(spec))
+    smallest = float(min(sizes)) if sizes else None
+    return float(scene["width"]), float(scene["height"]), smallest
 
 
 def scaled(svg: str, factor: float) -> str:

@@ -38,7 +38,9 @@ def _aligned(left: pl.DataFrame, right: pl.DataFrame, on: str, by: str) -> bool:
     million rows searched for them in a fifth of a second)."""
     if left.height != right.height or not left.height:
         return False
-    if any(left[c].null_count() or not left[c].equals(right[c]) for c in (by, on)):
+    if any(
+        left[c].null_count() or not left[c].equals(right[c], check_dtypes=True) for c in (by, on)
+    ):
         return False
     new = (pl.col(by) != pl.col(by).shift()).fill_null(True)
     rising, groups, names = left.select(
