@@ -25,6 +25,21 @@ def test_chart_builds_round_trips_and_renders(chart_function):
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 2000
 
 
+def test_chart_is_the_spec_altair_builds(chart_function, monkeypatch):
+    """Layers and concatenations are made without altair's copies of their parts
+    (`charts._compose`): the chart is the spec altair's own `alt.layer`, `alt.vconcat`,
+    `alt.hconcat` and `alt.concat` build, and stays so when copied."""
+    import altair as alt
+
+    from helpers.charts import _compose
+
+    chart, spec = built(chart_function)
+    assert chart.copy(deep=False).to_dict() == spec == chart.copy().to_dict()
+    for name in ("layer", "vconcat", "hconcat", "concat"):
+        monkeypatch.setattr(_compose, name, getattr(alt, name))
+    assert EXAMPLES[chart_function][0]().to_dict() == spec
+
+
 def _stated_axes(node):
     """Every axis of a compiled Vega spec, in its groups."""
     if isinstance(node, dict):

@@ -25,6 +25,7 @@ from tests.chart_checks import (  # noqa: F401 (collected here, for CHART_MODULE
     _untitled_tooltips,
     grey_clashes,
     test_chart_builds_round_trips_and_renders,
+    test_chart_is_the_spec_altair_builds,
     test_every_stated_tick_is_drawn,
     test_series_are_told_apart_in_greyscale,
     test_tooltips_speak_in_words,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import altair as alt
 import polars as pl
 
+from helpers.charts import _compose as compose
 from helpers.charts._tooltips import tip, with_interval
 from helpers.charts.text_metrics import text_width, wrapped
 from helpers.figures.across_papers import KINDS, ByPaper
@@ -98,7 +99,7 @@ def across_papers(view: ByPaper) -> alt.VConcatChart:
     # a panel per paper, each with its own rows (a facet with a y scale per panel would fork
     # the data per layer, which Vega-Lite warns about); one x scale for all
     panels = [
-        alt.layer(
+        compose.layer(
             intervals, points, hollow, data=rows_drawn.filter(pl.col("paper") == p)
         ).properties(
             title=alt.Title(p, anchor="start", fontSize=12),
@@ -107,7 +108,7 @@ def across_papers(view: ByPaper) -> alt.VConcatChart:
         )
         for p in view.papers
     ]
-    return alt.vconcat(*panels, spacing=10).properties(title=title)
+    return compose.vconcat(*panels, spacing=10).properties(title=title)
 
 
 def _tooltip() -> list:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import altair as alt
 import polars as pl
 
+from helpers.charts import _compose as compose
 from helpers.charts._common import panel_title
 from helpers.charts._tooltips import tip, with_interval
 from helpers.render.theme import COLOURS, RUN_COLOURS, RUN_SHAPES
@@ -127,7 +128,7 @@ def run_curves(
             .encode(y=y, tooltip=tooltip, shape=_run_shape("run", runs))
             .properties(name="mean")
         )
-    return _facet(alt.layer(*layers, data=data).properties(width=260, height=170), columns)
+    return _facet(compose.layer(*layers, data=data).properties(width=260, height=170), columns)
 
 
 def paired_differences(
@@ -227,7 +228,7 @@ def paired_differences(
             layers.append(
                 cut.encode(y=alt.datum(at), shape=alt.value(shape)).properties(name=f"cut {end}")
             )
-    facet = _facet(alt.layer(*layers, data=data).properties(width=260, height=170), columns)
+    facet = _facet(compose.layer(*layers, data=data).properties(width=260, height=170), columns)
     return facet.resolve_scale(y="shared") if limit is not None else facet
 
 
@@ -345,7 +346,7 @@ def problem_flips(
         )
         .properties(name="problems")
     )
-    chart = alt.layer(bars, points, data=data).properties(width=260, height=150)
+    chart = compose.layer(bars, points, data=data).properties(width=260, height=150)
     return _facet(chart, columns, "where")
 
 
@@ -417,7 +418,7 @@ def flip_counts(
     numbers = (
         base.mark_text(dy=-6, color="#444444").encode(text="problems:Q").properties(name="counts")
     )
-    chart = alt.layer(bars, numbers, data=data).properties(width=260, height=150)
+    chart = compose.layer(bars, numbers, data=data).properties(width=260, height=150)
     return _facet(chart, columns, "where")
 
 
@@ -610,7 +611,7 @@ def comparison(
     elif "won" in differences.columns and differences["won"].is_not_null().any():
         parts.append(_no_flips())
     return (
-        alt.vconcat(*parts)
+        compose.vconcat(*parts)
         .resolve_scale(color="independent", shape="independent")
         .properties(title=alt.Title(title, subtitle=subtitle))
     )

@@ -8,6 +8,7 @@ import math
 import altair as alt
 import polars as pl
 
+from helpers.charts import _compose as compose
 from helpers.charts import labels as place
 from helpers.charts._common import plot_size, redrawable, stated_ticks
 from helpers.charts._tooltips import tip
@@ -112,7 +113,9 @@ def detectability(curves: pl.DataFrame, gaps: pl.DataFrame, *, columns: int = 2)
     rows = _labelled(size, _rows(curves, gaps))
     order = list(dict.fromkeys(rows.sort("problems", maintain_order=True)["panel"]))
     return (
-        alt.layer(lines, threshold, points, hollow, *_label_layers(rows), data=_without_nulls(rows))
+        compose.layer(
+            lines, threshold, points, hollow, *_label_layers(rows), data=_without_nulls(rows)
+        )
         .properties(width=size[0], height=size[1])
         .facet(alt.Facet("panel:N").title(None).sort(order), columns=columns)
         .resolve_scale(x="independent")  # each panel its own x axis, spanning its own curves
@@ -352,7 +355,7 @@ def power_against_difference(
     subtitle = wrapped(subtitle, max(440, across * (width + 60) + 180))  # the legend beside
     said = _said_values(rows, x, y, unit)
     return (
-        alt.layer(
+        compose.layer(
             lines,
             threshold,
             *[observed] * ("observed" in set(marks["point"])),

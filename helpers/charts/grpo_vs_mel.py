@@ -6,6 +6,7 @@ import altair as alt
 import polars as pl
 
 from helpers import data
+from helpers.charts import _compose as compose
 from helpers.charts import labels as place
 from helpers.charts._common import domain, heading, plot_size, redrawable, stated_ticks
 from helpers.charts._tooltips import HOW_READ, reading, tip
@@ -59,7 +60,7 @@ def _stated_labels(named: pl.DataFrame, colour: alt.Color, xdom, ydom) -> alt.Ch
     layers = place.leader_layer(named, xdom, ydom)
     if named["label_halo"].any():  # a white halo where the label crosses a line
         layers.append(base.transform_filter(alt.datum.label_halo).mark_text(**where, **place.HALO))
-    return alt.layer(*layers, text).properties(name="stated_range_labels")
+    return compose.layer(*layers, text).properties(name="stated_range_labels")
 
 
 def _peak_labels(peaks: pl.DataFrame, colour: alt.Color, xdom, ydom) -> list[alt.Chart]:
@@ -305,7 +306,7 @@ def grpo_vs_mel(curves: MethodCurves, *, smoothed: pl.DataFrame | None = None) -
         layers.append(_intervals(base, colour, fig, xdom, ydom))
     faint = smoothed is not None
     width, height = plot_size(WIDTH, HEIGHT)
-    return alt.layer(
+    return compose.layer(
         *layers,
         _lines(base, placed, y, colour, faint),
         _points(base, placed, y, colour, shape, faint),

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import altair as alt
 import polars as pl
 
+from helpers.charts import _compose as compose
 from helpers.charts._tooltips import tip
 from helpers.render.theme import COLOURS
 
@@ -66,7 +67,7 @@ def _panel(board: pl.DataFrame, benchmark: str, width: int) -> alt.LayerChart:
         .encode(y=y, x=x("accuracy"), tooltip=tooltip)
         .properties(name="models")
     )
-    return alt.layer(shading, intervals, points).properties(
+    return compose.layer(shading, intervals, points).properties(
         title=benchmark, width=width, height=ROW_H * len(order)
     )
 
@@ -85,6 +86,6 @@ def leaderboard(
     subtitle after the line naming the intervals."""
     names = board["benchmark"].unique(maintain_order=True).to_list()
     lines = ["lines: Wilson 95% over each benchmark's problems", *notes]
-    return alt.concat(*(_panel(board, b, width) for b in names), columns=columns).properties(
+    return compose.concat(*(_panel(board, b, width) for b in names), columns=columns).properties(
         title=alt.Title(title, subtitle=lines)
     )

@@ -10,6 +10,7 @@ from typing import NamedTuple
 import altair as alt
 import polars as pl
 
+from helpers.charts import _compose as compose
 from helpers.charts._common import panel_title, stated_ticks
 from helpers.charts._tooltips import tip, with_interval
 from helpers.charts.text_metrics import text_width, wrapped
@@ -76,12 +77,12 @@ def accuracy_by_group(
     across = sum(widths) + 24 * (len(widths) - 1) + 40
     heading = alt.Title(title, subtitle=wrapped(notes, across)) if notes else title
     panels = [
-        alt.layer(*marks).properties(width=width, height=260)
+        compose.layer(*marks).properties(width=width, height=260)
         for marks, width in zip(layers, widths, strict=True)
     ]
     if len(panels) == 1:
         return panels[0].properties(title=heading)
-    return alt.hconcat(*panels, spacing=24).resolve_scale(y="shared").properties(title=heading)
+    return compose.hconcat(*panels, spacing=24).resolve_scale(y="shared").properties(title=heading)
 
 
 def _by_group_marks(
@@ -199,7 +200,7 @@ def accuracy_vs_size(
         .properties(name="medians")
     )
     return (
-        alt.layer(points, trend, data=rows)
+        compose.layer(points, trend, data=rows)
         .properties(width=200, height=150)
         .facet(facet=alt.Facet("benchmark:N", title=None), columns=columns)
         .properties(title=alt.Title(title, subtitle=[_dots(rows), TREND, *notes]))
@@ -289,7 +290,7 @@ def run_grid(
             + (": read a band against its panel" if banded else "")
         )
     heading = alt.Title(title, subtitle=wrapped([s for s in lines if s], max(wide, WIDTH + 40)))
-    return alt.concat(*units, columns=columns, data=data, spacing=PANEL_SPACING, title=heading)
+    return compose.concat(*units, columns=columns, data=data, spacing=PANEL_SPACING, title=heading)
 
 
 def _tidy_keeping_smoothed(curves: pl.DataFrame) -> pl.DataFrame:
@@ -467,7 +468,7 @@ def _unit(
     if not has_length:
         return accuracy
     y = look.run_tokens if run_length else look.tokens_by[length_titled]
-    return alt.vconcat(accuracy, _length(look, i, panel, lowest, y), spacing=6)
+    return compose.vconcat(accuracy, _length(look, i, panel, lowest, y), spacing=6)
 
 
 def _accuracy(
@@ -483,7 +484,7 @@ def _accuracy(
     layers.append(_logged(look, base, i, first, faint=smooth))
     if smooth:
         layers.append(_average(look, base, i, first))
-    return alt.layer(
+    return compose.layer(
         *layers,
         title=panel_title(shown_name(name), frame="group"),
         width=look.width,

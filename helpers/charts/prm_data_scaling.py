@@ -6,6 +6,7 @@ import altair as alt
 import polars as pl
 
 from helpers import data
+from helpers.charts import _compose as compose
 from helpers.charts import labels as place
 from helpers.charts._common import (
     PANEL_H,
@@ -89,7 +90,7 @@ def prm_data_scaling(df: pl.DataFrame, *, fit: pl.DataFrame | None = None) -> al
         "left: training samples on a log axis; hollow: the 59k value the description "
         "extrapolates (not read off the figure); right: PRM sizes in order, not to scale"
     ]
-    return alt.hconcat(left, right).properties(title=heading(fig, added, notes=notes))
+    return compose.hconcat(left, right).properties(title=heading(fig, added, notes=notes))
 
 
 def _tooltip() -> list[alt.Tooltip]:
@@ -113,7 +114,7 @@ def _samples_panel(
     names = _series_names(left, line, fit, xdom, ydom)
     x = _samples_axis(left_fig, xdom)
     layers = [] if fit is None else _fit_layers(fit, xdom, ydom)
-    return alt.layer(
+    return compose.layer(
         *layers,
         *_readings(left, line, x, y),
         *text_layers(names, "label", xdom, ydom, xscale="log"),
@@ -251,7 +252,7 @@ def _size_panel(right: pl.DataFrame, right_fig: dict, y: alt.Y, ydom) -> alt.Lay
             tooltip=_tooltip(),
         )
     )
-    return alt.layer(points, *text_layers(right, "series", rdom, ydom)).properties(**panel)
+    return compose.layer(points, *text_layers(right, "series", rdom, ydom)).properties(**panel)
 
 
 def _panel() -> dict[str, float]:

@@ -6,6 +6,7 @@ import altair as alt
 import polars as pl
 
 from helpers import data
+from helpers.charts import _compose as compose
 from helpers.charts import labels as place
 from helpers.charts._common import (
     PANEL_H,
@@ -265,7 +266,7 @@ def rl_length_scaling_panel(
     layers.append(points)
     if published is not None:  # on top of the points they sit on, or they are hidden
         layers.append(_published(published, x, y))
-    return alt.layer(*layers, *labels).properties(
+    return compose.layer(*layers, *labels).properties(
         title=panel_title(panel, anchor="middle"),
         width=width,
         height=height,  # as described
@@ -332,4 +333,4 @@ def rl_length_scaling(df: pl.DataFrame, **options) -> alt.HConcatChart:
                 ],
             )
         )
-    return alt.hconcat(*panels).properties(title=heading(fig, added))
+    return compose.hconcat(*panels).properties(title=heading(fig, added))

@@ -8,6 +8,7 @@ import altair as alt
 import polars as pl
 
 from helpers import data
+from helpers.charts import _compose as compose
 from helpers.charts import labels as place
 from helpers.charts._common import (
     domain,
@@ -88,7 +89,7 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
     if gains is not None:
         layers += _gain_layers(gains, points, rules["accuracy"].to_list(), xdom, ydom)
     width, height = plot_size(*PLOT)
-    plot = alt.layer(
+    plot = compose.layer(
         *layers,
         _markers(points, x, _accuracy_axis(fig, ydom)),
         *text_layers(points, "model", xdom, ydom),
@@ -99,7 +100,7 @@ def step_dpo_sizing(df: pl.DataFrame, *, gains: pl.DataFrame | None = None) -> a
         "red triangles: Step-DPO models; circles: the other models, in their described "
         "colours; sizes in order along the axis, not to scale"
     ]
-    return alt.hconcat(_legend(df), plot).properties(
+    return compose.hconcat(_legend(df), plot).properties(
         title=heading(fig, added, centred=True, notes=notes)
     )
 

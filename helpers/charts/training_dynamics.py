@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import altair as alt
 import polars as pl
 
+from helpers.charts import _compose as compose
 from helpers.charts._common import plot_size, redrawable
 from helpers.charts._tooltips import tip, with_interval
 from helpers.charts.labels import Axis, text_layers, with_label_positions
@@ -132,14 +133,14 @@ def training_dynamics(
     )
     if curves["lo"].is_not_null().any():
         band = _band(base, _accuracy_y("band_lo:Q", acc_scale, y_title, has_tokens))
-        panel = alt.layer(band, accuracy)
+        panel = compose.layer(band, accuracy)
     else:
-        panel = alt.layer(accuracy)
+        panel = compose.layer(accuracy)
     if has_tokens:  # no empty right axis for logs without it
         tokens = _token_line(base, tok_scale, marker, colour, shape, x_title, series[1])
-        panel = alt.layer(panel, tokens).resolve_scale(y="independent")
+        panel = compose.layer(panel, tokens).resolve_scale(y="independent")
     return (
-        alt.layer(panel, data=_numbered(curves, order))
+        compose.layer(panel, data=_numbered(curves, order))
         .properties(width=width or panel_width(columns, two_axes=has_tokens), height=120)
         .facet(
             facet=alt.Facet("benchmark:N", title=None).sort(field="panel", op="min"),
@@ -374,7 +375,7 @@ def gain_vs_growth(gg: pl.DataFrame) -> alt.LayerChart:
         ],
     )
     labels = text_layers(pts, "benchmark", xdom, ydom)
-    return alt.layer(points, *labels).properties(
+    return compose.layer(points, *labels).properties(
         width=width,
         height=height,
         title=alt.Title(
