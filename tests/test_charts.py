@@ -4,6 +4,8 @@ takes (`chart_checks`)."""
 
 from __future__ import annotations
 
+import re
+
 import altair as alt
 import polars as pl
 import pytest
@@ -563,3 +565,101 @@ def test_variants_of_a_figure_have_titles_of_their_own():
     ]
     titles = [_roundtrip(v)["title"]["text"] for v in variants]
     assert titles == [f"{fig}, with 95% intervals", f"{fig}, with the Pareto frontier"]
+
+
+# ---- layers and concatenations made without altair's copies (`charts._compose`) --------------
+
+
+def _parts():
+    data = pl.DataFrame({"x": [1, 2, 3], "y": [3, 1, 2], "r": ["a", "b", "a"]})
+    base = alt.Chart().encode(x="x:Q", y="y:Q")
+    named = base.mark_line().properties(name="line")
+    return data, base.mark_point(), named, base.mark_rule().properties(width=100, height=50)
+
+
+def _both(make):
+    """What `make(layer, vconcat, hconcat)` gives from `charts._compose` and from altair."""
+    from helpers.charts import _compose as compose
+
+    ours = make(compose.layer, compose.vconcat, compose.hconcat)
+    theirs = make(alt.layer, alt.vconcat, alt.hconcat)
+    return ours.to_dict(), theirs.to_dict()
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "interactive",
+        "sized layer added",
+        "sized layer added in place",
+        "interactive panels side by side",
+        "facet encodings",
+        "named layers side by side",
+    ],
+)
+@pytest.mark.filterwarnings("ignore:Automatically deduplicated selection parameter")
+def test_a_chart_made_without_copies_stays_altairs_whatever_is_done_to_it(case):
+    data, points, line, sized = _parts()
+
+    def make(layer, vconcat, hconcat):
+        if case == "interactive":
+            return layer(points, line, data=data).interactive()
+        if case == "sized layer added":
+            return layer(points, line, data=data) + sized
+        if case == "sized layer added in place":
+            chart = layer(points, line, data=data)
+            chart += sized
+            return chart
+        if case == "interactive panels side by side":
+            one = layer(points, line).interactive()
+            return vconcat(one, layer(points, line).interactive(), data=data)
+        if case == "facet encodings":
+            return layer(points.encode(row="r:N"), line.encode(row="r:N"), data=data)
+        two = hconcat(layer(points, line), layer(points, line), data=data)
+        return two.properties(title="t").resolve_scale(y="shared")
+
+    ours, theirs = _both(make)
+    assert ours == theirs
+
+
+def test_a_chart_made_without_copies_keeps_its_parts_when_another_changes():
+    """A chart's copy, or a chart made of it, is not changed by what is added to it after."""
+    from helpers.charts import _compose as compose
+
+    data, points, line, sized = _parts()
+    base = compose.layer(points, line, data=data)
+    wide = base.properties(width=500)
+    wide += points
+    assert len(base.layer) == 2 and len(wide.layer) == 3
+    inner = compose.layer(points, line)
+    both = compose.vconcat(inner, points, data=data)
+    before = both.to_dict()
+    inner += points
+    assert both.to_dict() == before and len(inner.layer) == 3
+    stacked = compose.vconcat(points, line, data=data)
+    stacked &= points
+    assert len(stacked.vconcat) == 3
+
+
+@pytest.mark.parametrize(
+    "parts",
+    [
+        lambda p: (alt.hconcat(p, p),),
+        lambda p: (p.configure(background="red"), p),
+        lambda p: ({"mark": "point"}, p),
+    ],
+    ids=["a concatenation layered", "a configured chart", "a dict"],
+)
+def test_what_altair_refuses_to_layer_or_set_side_by_side_is_refused(parts):
+    from helpers.charts import _compose as compose
+
+    _, points, _, _ = _parts()
+    made = parts(points)
+    for ours, theirs in ((compose.layer, alt.layer), (compose.vconcat, alt.vconcat)):
+        try:
+            expected = theirs(*made).to_dict()
+        except (TypeError, AttributeError) as e:  # altair's own error, whichever it is
+            with pytest.raises(type(e), match=re.escape(str(e)[:30])):
+                ours(*made).to_dict()
+        else:
+            assert ours(*made).to_dict() == expected
