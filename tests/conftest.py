@@ -35,14 +35,19 @@ def writer_env(home: Path, **extra: str) -> dict[str, str]:
     return {"PATH": "/usr/bin:/bin", "HOME": str(home), **extra}
 
 
+def session_folder(tmp_path_factory) -> Path:
+    """The folder of this test session that all its workers share (one worker: its own)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
 @contextmanager
 def written_once(tmp_path_factory, name: str) -> Iterator[tuple[Path, bool]]:
     """A folder every worker of this test session shares, and whether the caller is to write
     it: the first worker to come does (the others wait on a lock, then find it written), so a
     slow writer runs once a session, not once for each worker whose tests read its files.
     Files written so are only read."""
-    base = tmp_path_factory.getbasetemp()
-    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    root = session_folder(tmp_path_factory)
     folder, written = root / name, root / f"{name}.written"
     with open(root / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
@@ -60,8 +65,7 @@ def _own_cache(tmp_path_factory) -> Iterator[None]:
     """What the package keeps in the user's cache (the HTML page's scripts: `export.bundle_path`)
     the tests keep in a folder of this session's own, shared by its workers and the commands
     they start, never in the home of whoever runs them."""
-    base = tmp_path_factory.getbasetemp()
-    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    root = session_folder(tmp_path_factory)
     before = os.environ.get("XDG_CACHE_HOME")
     os.environ["XDG_CACHE_HOME"] = str(root / "cache")
     yield
