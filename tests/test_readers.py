@@ -11,6 +11,8 @@ import sys
 import numpy as np
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from helpers import DataError, stats
 from helpers.runs import examples, readers, score_logs, summarise
@@ -84,7 +86,7 @@ def test_nearest_earlier_step_matching():
 
 
 def _searched(left, right):
-    """`join_nearest_earlier` by the search alone (the join it skips for aligned frames)."""
+    """The lengths attached by the nearest-earlier search, whatever the rows' layout."""
     return left.sort("step").join_asof(
         right.sort("step"), on="step", by="benchmark", strategy="backward", check_sortedness=False
     )
@@ -99,21 +101,56 @@ def _searched(left, right):
         ([0, 10, 5, 0, 5, 10], list("aaabbb")),  # steps falling
     ],
 )
-def test_nearest_earlier_step_by_benchmark_the_same_with_or_without_the_search(steps, names):
+def test_lengths_by_benchmark_the_same_with_or_without_the_search(steps, names):
+    """`with_lengths` attaches a log's own lengths without the search where they hold its
+    scores' (benchmark, step) pairs row for row: the same values as the search, in the
+    scores' order; otherwise it searches."""
     rng = np.random.default_rng(len(set(zip(steps, names, strict=True))))
     left = pl.DataFrame({"step": steps, "benchmark": names, "score": rng.random(6)})
-    right = left.select("step", "benchmark", value=pl.Series(rng.random(6)))
+    right = left.select("step", "benchmark", tokens=pl.Series(rng.random(6)))
     aligned = steps == [0, 5, 10, 0, 5, 10] and names == list("aaabbb")
     assert score_logs._aligned(left, right, "step", "benchmark") == aligned
-    out = score_logs.join_nearest_earlier(left, right, by="benchmark")
-    assert out.equals(_searched(left, right))
-    if len(set(zip(steps, names, strict=True))) == 6:  # one row each: its own value
-        mine = out.join(right, on=["benchmark", "step"], suffix="_own")
-        assert mine.height == 6 and mine["value"].equals(mine["value_own"], check_names=False)
+    out = score_logs.with_lengths(left, right)
+    searched = _searched(left, right)
+    if aligned:  # the scores' own order, their own lengths
+        assert out.select(left.columns).equals(left)
+        assert out["tokens"].equals(right["tokens"])
+    keys = ["benchmark", "step", "score"]
+    assert out.sort(keys).equals(searched.select(out.columns).sort(keys))
     # and a later length (step 6) for a score at 10 where the steps differ
     shifted = right.with_columns(pl.col("step") - (pl.col("step") == 10) * 4)
-    out = score_logs.join_nearest_earlier(left, shifted, by="benchmark")
-    assert out.equals(_searched(left, shifted))
+    out = score_logs.with_lengths(left, shifted)
+    assert out.equals(_searched(left, shifted).select(out.columns))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["b", "a", "B", "é", "a b", "ä", "\U0001f600", ""]), st.integers(-3, 3)
+        ),
+        min_size=1,
+        max_size=30,
+    ),  # fmt: skip
+    st.sampled_from(["as drawn", "in blocks", "sorted"]),
+)
+def test_a_score_table_sorted_by_benchmark_and_step_as_polars_sorts_it(rows, layout):
+    """`score_logs.by_benchmark` moves blocks, ranks names or lets polars sort; whichever it
+    does, the table comes out as polars' own sort leaves it (rows with one benchmark and step
+    twice excepted: polars leaves their order open)."""
+    frame = pl.DataFrame(rows, schema={"benchmark": pl.String, "step": pl.Int64}, orient="row")
+    frame = frame.with_row_index("row")
+    if layout == "in blocks":  # each benchmark's rows together, steps rising, names unsorted
+        frame = frame.unique(["benchmark", "step"], keep="first").sort("step")
+        frame = frame.sort(pl.col("benchmark").rank("dense").mul(7).mod(5), maintain_order=True)
+    elif layout == "sorted":
+        frame = frame.sort("benchmark", "step")
+    out = score_logs.by_benchmark(frame)
+    assert out.height == frame.height and set(out["row"]) == set(frame["row"])
+    expected = frame.sort("benchmark", "step")
+    assert out.select("benchmark", "step").equals(expected.select("benchmark", "step"))
+    if not frame.select(pl.struct("benchmark", "step").is_duplicated().any()).item():
+        assert out.equals(expected)
 
 
 def test_train_export_step_matches_the_real_file():
