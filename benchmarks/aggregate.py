@@ -257,8 +257,9 @@ def shell_env(**extra: str) -> dict[str, str]:
     return env
 
 
-def measure_command(cmd: list[str], name: str | None = None) -> dict:
-    """One whole process: wall-clock seconds and peak memory (MB) of it and its children."""
+def measure_command(cmd: list[str], name: str | None = None, *, printed: bool = False) -> dict:
+    """One whole process: wall-clock seconds and peak memory (MB) of it and its children, and
+    (`printed`) what it wrote to standard output, as text (`stdout`)."""
     env = shell_env(PYTHONPATH=str(ROOT))
     read, write = os.pipe()
     try:
@@ -266,7 +267,7 @@ def measure_command(cmd: list[str], name: str | None = None) -> dict:
             [sys.executable, "-c", LAUNCHER, str(write), *cmd],
             cwd=ROOT,
             env=env,
-            stdout=subprocess.DEVNULL,
+            stdout=subprocess.PIPE if printed else subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             pass_fds=(write,),
         )
@@ -282,15 +283,15 @@ def measure_command(cmd: list[str], name: str | None = None) -> dict:
 
     watcher = threading.Thread(target=sample, daemon=True)
     watcher.start()
-    err = proc.stderr.read().decode() if proc.stderr else ""
-    proc.wait()
+    out, err = (b.decode() if b else "" for b in proc.communicate())
     done.set()
     watcher.join()
     with os.fdopen(read, "rb") as report:
         measured = report.read().decode().split()
     if proc.returncode != 0 or len(measured) != 2:
         raise RuntimeError(f"{name or cmd[:4]} failed ({proc.returncode}): {err.strip()[-400:]}")
-    return {"seconds": float(measured[0]), "peak_mb": max(peak[0], int(measured[1]) / 1024)}
+    result = {"seconds": float(measured[0]), "peak_mb": max(peak[0], int(measured[1]) / 1024)}
+    return {**result, "stdout": out} if printed else result
 
 
 def read_result(engine: str, out: Path) -> pl.DataFrame:

@@ -22,11 +22,11 @@ float32 too) of the values, of value x step and of value x tag number, equal to 
 values written, or no figures are printed. Peers are checked in one extra run each, which
 computes these sums after reading (the timed runs only read); ours from the CSV it wrote.
 
-Time is wall-clock; peak memory is the kernel's peak resident size of the process
-(`/usr/bin/time -f %M`; not `resource`'s RUSAGE_CHILDREN, which carries the benchmark's own
-peak across fork and exec into the child). Readers alternate within each repeat; medians over
-`--repeats` are printed with ratios against tbparse (TensorBoard) and the floor (W&B). Ours
-writes a 1M-row CSV where the peers only hold their frames in memory.
+Time is wall-clock; peak memory is the kernel's peak resident size of the process, measured
+as `aggregate.py` measures it (a launcher process's wait4, never this process's own, whose
+peak Linux would carry across fork and exec into the child). Readers alternate within each
+repeat; medians over `--repeats` are printed with ratios against tbparse (TensorBoard) and the
+floor (W&B). Ours writes a 1M-row CSV where the peers only hold their frames in memory.
 
     python benchmarks/trackers.py --repeats 5
 """
@@ -56,7 +56,6 @@ except ImportError:  # run as a script: benchmarks/ is the path's first entry
     import aggregate  # type: ignore[no-redef]
 
 ROOT = Path(__file__).resolve().parent.parent
-TIME = "/usr/bin/time"
 
 
 def sums(step, index, value) -> list:
@@ -202,20 +201,9 @@ def expected(values: np.ndarray) -> list:
 
 
 def measure(args: list[str]) -> dict:
-    """Wall-clock seconds and peak resident MB of one process running `python ARGS`."""
-    env = aggregate.shell_env(PYTHONPATH=str(ROOT))
-    with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
-        prefix = [TIME, "-f", "%M", "-o", report.name] if os.access(TIME, os.X_OK) else []
-        t0 = time.perf_counter()
-        proc = subprocess.run(
-            [*prefix, sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True
-        )
-        seconds = time.perf_counter() - t0
-        if proc.returncode != 0:
-            raise RuntimeError(f"{args[:3]} failed ({proc.returncode}): {proc.stderr[-400:]}")
-        lines = report.read().split()
-    peak = int(lines[-1]) / 1024 if prefix and lines else float("nan")
-    return {"seconds": seconds, "peak_mb": peak, "stdout": proc.stdout}
+    """Wall-clock seconds, peak resident MB and standard output of one process running
+    `python ARGS` (`aggregate.measure_command`, as every benchmark here measures)."""
+    return aggregate.measure_command([sys.executable, *args], printed=True)
 
 
 def ours_sums(csv: Path, column: str) -> list:
