@@ -153,6 +153,29 @@ def test_a_score_table_sorted_by_benchmark_and_step_as_polars_sorts_it(rows, lay
         assert out.equals(expected)
 
 
+@pytest.mark.parametrize("benchmarks", [3, 7, 40])
+def test_the_benchmarks_mean_is_the_same_bits_whatever_the_rows_order(benchmarks):
+    """A log's own scores and lengths come in its order (a benchmark's rows together), a
+    searched join's by step: the mean of the benchmarks, in the CSV and the chart, is the same
+    to the last bit either way (polars sums a group's rows in another order where the steps
+    are not sorted)."""
+    rng = np.random.default_rng(benchmarks)
+    steps, names = np.arange(60) * 10, [f"bench{i}" for i in range(benchmarks)]
+    blocks = pl.DataFrame(
+        {
+            "step": np.tile(steps, benchmarks),
+            "benchmark": np.repeat(names, len(steps)),
+            "score": rng.random(len(steps) * benchmarks),
+            "problems": rng.integers(30, 500, len(steps) * benchmarks),
+            "tokens": rng.random(len(steps) * benchmarks) * 3000,
+        }
+    )
+    by_step = blocks.sort("step", maintain_order=True)
+    mean = score_logs.mean_of_benchmarks(blocks, names)
+    assert mean.height == len(steps)
+    assert mean.equals(score_logs.mean_of_benchmarks(by_step, names))
+
+
 def test_train_export_step_matches_the_real_file():
     tokens = readers.load(TRAIN).tokens
     length = tokens.filter(pl.col("benchmark").is_null())

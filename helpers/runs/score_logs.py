@@ -270,8 +270,14 @@ def mean_of_benchmarks(scores: pl.DataFrame, order: Sequence[str]) -> pl.DataFra
     ]
     if "tokens" in scores.columns:
         aggs.append(pl.col("tokens").mean())
+    used = [c for c in ("step", "benchmark", "score", "problems", "tokens") if c in scores.columns]
     return (
         scores.filter(pl.col("benchmark").is_in(list(order)))
+        .select(used)
+        # each step's rows together, in their own order: polars sums a group's rows in another
+        # order where the steps are not sorted (the last bit of the mean would hang on the
+        # table's layout)
+        .sort("step", maintain_order=True)
         .group_by("step", maintain_order=True)
         .agg(aggs)
         .filter(pl.col("_logged") == b)
