@@ -103,23 +103,25 @@ def for_print(spec: dict, width_pt: float, redraw: Redraw | None = None) -> dict
         return out
 
     scale, out = 1.0, base
-    for _ in range(3):  # a further step where one fell short (a label, a legend moved)
+    for step in range(3):  # a further step where one fell short (a label, a legend moved)
         if plots <= 0:
             break
         scale *= max((target - fixed) / plots, 0.2)
         out = resized(scale)
-        fixed, plots = _split(out)
-        if abs(fixed + plots - target) <= 0.02 * target:
+        width = laid_out(_untitled(out))[0]
+        if abs(width - target) <= 0.02 * target or step == 2:  # no further step to size
             break
+        fixed, plots = _split(out, width)
     _rewrap(out, target)
     return out
 
 
-def _split(spec: dict) -> tuple[float, float]:
-    """The chart's width, titles aside, as its fixed parts' and its plots': drawn again with
-    every plot half as wide again, the width gained is half the plots' (the widest row's)."""
+def _split(spec: dict, width: float | None = None) -> tuple[float, float]:
+    """The chart's width, titles aside (`width`, where measured already), as its fixed parts'
+    and its plots': drawn again with every plot half as wide again, the width gained is half
+    the plots' (the widest row's)."""
     untitled = _untitled(spec)
-    width = laid_out(untitled)[0]
+    width = laid_out(untitled)[0] if width is None else width
     _scale_plots(untitled, 1.5, 1.0)
     plots = 2 * (laid_out(untitled)[0] - width)
     return width - plots, plots
