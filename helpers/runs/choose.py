@@ -180,8 +180,11 @@ def _fitted_grid(curves: pl.DataFrame, order, subtitle: str | list[str], weight,
         if curves["lo"].is_null().all():  # no band is left to say what bands are
             lines = [line for line in lines if not line.startswith(("bands:", "band:"))]
         subtitle = [*lines, said]
-    if weight:
-        curves = smoothed(curves, weight)
+    means = [b for b in order or () if b.startswith(score_logs.MEAN_OF)]
+    shown = drawable.panels(curves, "benchmark", order=order, summary=next(iter(means), None))
+    drawn = shown.frame
+    if weight:  # each curve on its own: only the panels drawn (24 of a run's 100 benchmarks)
+        drawn = smoothed(drawn, weight)
         said = (
             f"solid: the score's moving average (EMA, weight {weight:g}, bias-corrected as "
             "TensorBoard smooths); faint: the score as logged"
@@ -189,11 +192,9 @@ def _fitted_grid(curves: pl.DataFrame, order, subtitle: str | list[str], weight,
             + ("; response length as logged" if (curves["metric"] == "token length").any() else "")
         )
         subtitle = [*([subtitle] if isinstance(subtitle, str) else subtitle), said]
-    means = [b for b in order or () if b.startswith(score_logs.MEAN_OF)]
-    shown = drawable.panels(curves, "benchmark", order=order, summary=next(iter(means), None))
     # one panel is drawn 400 px wide: twice the points a grid's narrow panel shows
     most = drawable.POINTS_PER_SERIES * (2 if len(shown.order or ()) == 1 else 1)
-    thinned = drawable.thin(shown.frame, "iteration", ("benchmark", "metric"), most=most)
+    thinned = drawable.thin(drawn, "iteration", ("benchmark", "metric"), most=most)
     return later(
         "run_grid",
         thinned.frame,
