@@ -168,8 +168,9 @@ def _grid(curves, order, subtitle: str | list[str], **options):
 
 def _fitted_grid(curves: pl.DataFrame, order, subtitle: str | list[str], weight, **options):
     """The training grid of `curves`, fitted to what it can show (panels, points per line),
-    with the subtitle saying what was left out; smoothed first with `weight` (None: by the
-    curves' length; every logged point counts in the average, before any is thinned out)."""
+    with the subtitle saying what was left out; the drawn panels' curves smoothed with
+    `weight` (None: by the curves' length; every logged point counts in the average, before
+    any is thinned out)."""
     longest = _longest_curve(curves)
     if weight is None and longest >= AUTO_SMOOTH_FROM:
         weight = auto_weight(longest)
