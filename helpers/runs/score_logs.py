@@ -40,13 +40,22 @@ def _aligned(left: pl.DataFrame, right: pl.DataFrame, on: str, by: str) -> bool:
         left[c].null_count() or not left[c].equals(right[c], check_dtypes=True) for c in (by, on)
     ):
         return False
+    return _in_blocks(left, by, on) is not None
+
+
+def _in_blocks(frame: pl.DataFrame, by: str, on: str) -> tuple[list[int], list] | None:
+    """Where each `by` value's rows begin, and those values, where each value's rows lie
+    together (one block) with `on` rising through them, as a log's long table holds them;
+    None where the rows do not lie so."""
     new = (pl.col(by) != pl.col(by).shift()).fill_null(True)
-    rising, groups, names = left.select(
-        (new | (pl.col(on).diff() > 0)).all().alias("rising"),
-        new.sum().alias("groups"),
-        pl.col(by).n_unique().alias("names"),
-    ).row(0)
-    return bool(rising) and groups == names
+    found = frame.select(new.alias("new"), rising=(new | (pl.col(on).diff() > 0)).all())
+    if not found["rising"][0]:
+        return None
+    starts = found["new"].arg_true()
+    heads = frame[by].gather(starts).to_list()
+    if len(set(heads)) < len(heads):  # a value's rows in two places
+        return None
+    return starts.to_list(), heads
 
 
 def with_lengths(scores: pl.DataFrame, tokens: pl.DataFrame) -> pl.DataFrame:
@@ -104,16 +113,12 @@ def by_benchmark(scores: pl.DataFrame) -> pl.DataFrame:
 
 def _blocks(scores: pl.DataFrame) -> pl.DataFrame | None:
     """`by_benchmark`'s table from its blocks of rows (one per benchmark, each benchmark's
-    steps rising), put in name order; None where the rows do not lie so."""
-    new = (pl.col("benchmark") != pl.col("benchmark").shift()).fill_null(True)
-    found = scores.select(new.alias("new"), rising=(new | (pl.col("step").diff() > 0)).all())
-    if not found["rising"][0]:
+    steps rising: `_in_blocks`), put in name order; None where the rows do not lie so."""
+    blocks = _in_blocks(scores, "benchmark", "step")
+    if blocks is None:
         return None
-    starts = found["new"].arg_true()
-    heads = scores["benchmark"].gather(starts).to_list()
-    if len(set(heads)) < len(heads):  # a benchmark's rows in two places
-        return None
-    bounds = [*starts.to_list(), scores.height]
+    starts, heads = blocks
+    bounds = [*starts, scores.height]
     # Python orders text by code point, as polars by UTF-8 bytes: the same order
     named = sorted(range(len(heads)), key=heads.__getitem__)
     parts = [scores.slice(bounds[i], bounds[i + 1] - bounds[i]) for i in named]
